@@ -1,0 +1,53 @@
+"""Recorded tool calls and samples: what a log holds once a reader has decoded it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolexpect.model import Json
+
+__all__ = ["RecordedSample", "ToolCall"]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One call an agent made: the tool's name and its decoded arguments.
+
+    ``raw_arguments`` keeps the argument text as logged when it arrived as a string;
+    ``valid_json`` is false when that text could not be decoded (``arguments`` is then
+    empty, and only an argument-less expectation can match the call). ``kind`` tells a
+    function call from a provider-executed one (``mcp_call``, ``web_search_call``, ...).
+    ``path`` and ``line`` say where in the log the call was read, when known.
+    """
+
+    name: str
+    arguments: Mapping[str, Json] = field(default_factory=dict)
+    id: str | None = None
+    kind: str = "function"
+    raw_arguments: str | None = None
+    valid_json: bool = True
+    path: str | None = field(default=None, compare=False)
+    line: int | None = field(default=None, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The call in the canonical log form, with the extra fields ``calls`` prints."""
+        return {
+            "name": self.name,
+            "arguments": dict(self.arguments),
+            "id": self.id,
+            "kind": self.kind,
+            "raw_arguments": self.raw_arguments,
+            "valid_json": self.valid_json,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedSample:
+    """The ordered calls of one recorded run, with the id that pairs it with a case."""
+
+    id: str | None
+    calls: tuple[ToolCall, ...]
+    path: str | None = field(default=None, compare=False)
+    line: int | None = field(default=None, compare=False)

@@ -1,0 +1,210 @@
+"""The typed model of a spec: frozen, slotted dataclasses built from a valid document.
+
+Nothing here knows about lark or jsonschema. ``from_document`` is the only way in: it
+takes a canonical JSON document that ``toolexpect.schema`` has already validated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, TypeAlias
+
+from toolexpect.diagnostics import Span
+
+__all__ = [
+    "ArgMatcher",
+    "Case",
+    "Expectation",
+    "Json",
+    "Op",
+    "PartialObject",
+    "Pattern",
+    "Spec",
+    "from_document",
+]
+
+Json: TypeAlias = None | bool | int | float | str | list["Json"] | dict[str, "Json"]
+"""A JSON value as Python holds it: ``int`` and ``float`` kept apart."""
+
+
+@dataclass(frozen=True, slots=True)
+class PartialObject:
+    """An object pattern written with ``...``: the actual object holds at least these keys."""
+
+    entries: Mapping[str, Pattern]
+
+
+Pattern: TypeAlias = None | bool | int | float | str | list["Pattern"] | dict[str, "Pattern"] | PartialObject
+"""A JSON value in which some objects may be partial."""
+
+
+class Op(str, Enum):
+    """What an argument matcher checks; the values are the document's ``op`` strings."""
+
+    EQ = "eq"
+    ANY = "any"
+    IN = "in"
+    REGEX = "regex"
+    LT = "<"
+    LE = "<="
+    GT = ">"
+    GE = ">="
+    APPROX = "approx"
+    ABSENT = "absent"
+    PARTIAL = "partial"
+
+
+COMPARISONS = frozenset({Op.LT, Op.LE, Op.GT, Op.GE})
+
+
+@dataclass(frozen=True, slots=True)
+class ArgMatcher:
+    """One argument of an expectation: its name, what it checks and where it was written.
+
+    ``value`` is the literal for ``eq``, the bound for comparisons, the centre for
+    ``approx`` and the pattern for ``partial``; ``values`` the choices of ``in``;
+    ``pattern`` the RE2 source of ``regex``. ``optional`` is the ``name?`` form.
+    """
+
+    name: str
+    op: Op
+    value: Pattern = None
+    values: tuple[Json, ...] = ()
+    pattern: str = ""
+    tolerance: int | float = 0
+    optional: bool = False
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """An expected (or forbidden) call: a tool name and the arguments it must carry."""
+
+    tool: str
+    args: tuple[ArgMatcher, ...] = ()
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """A named case: what to expect of one recorded run, and what it takes to pass."""
+
+    name: str
+    expectations: tuple[Expectation, ...] = ()
+    forbids: tuple[Expectation, ...] = ()
+    question: str | None = None
+    threshold: float = 1.0
+    pass_rate: float | None = None
+    no_unexpected_calls: bool = False
+    no_tool_calls: bool = False
+    ordered: bool = False
+    chains: tuple[tuple[int, ...], ...] = ()
+    implicit: bool = False
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """A spec file: its cases, in the order written."""
+
+    cases: tuple[Case, ...]
+    path: str | None = field(default=None, compare=False)
+
+    def case(self, name: str) -> Case:
+        """The case called ``name``; ``KeyError`` when there is none."""
+        for case in self.cases:
+            if case.name == name:
+                return case
+        raise KeyError(name)
+
+
+def _span(node: Mapping[str, Any]) -> Span | None:
+    raw = node.get("span")
+    return Span.from_json(raw) if raw else None
+
+
+def pattern_from_json(value: Any) -> Pattern:
+    """Turn a document value with ``{"$partial": …}`` objects into a pattern.
+
+    ``{"$literal": v}`` stands for ``v`` taken literally, for the rare object whose only
+    key is ``$partial`` or ``$literal``.
+    """
+    if isinstance(value, dict):
+        if len(value) == 1 and "$partial" in value and isinstance(value["$partial"], dict):
+            return PartialObject({k: pattern_from_json(v) for k, v in value["$partial"].items()})
+        if len(value) == 1 and "$literal" in value:
+            return _copy_json(value["$literal"])
+        return {k: pattern_from_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [pattern_from_json(v) for v in value]
+    return value  # type: ignore[no-any-return]
+
+
+def _copy_json(value: Any) -> Json:
+    if isinstance(value, dict):
+        return {k: _copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_json(v) for v in value]
+    return value  # type: ignore[no-any-return]
+
+
+def _arg(node: Mapping[str, Any]) -> ArgMatcher:
+    op = Op(node["op"])
+    value: Pattern = None
+    if op is Op.PARTIAL:
+        value = pattern_from_json(node["value"])
+    elif "value" in node:
+        value = _copy_json(node["value"])
+    return ArgMatcher(
+        name=node["name"],
+        op=op,
+        value=value,
+        values=tuple(_copy_json(v) for v in node.get("values", ())),
+        pattern=node.get("pattern", ""),
+        tolerance=node.get("tolerance", 0),
+        optional=bool(node.get("optional", False)),
+        span=_span(node),
+    )
+
+
+def _call(node: Mapping[str, Any]) -> Expectation:
+    return Expectation(
+        tool=node["tool"],
+        args=tuple(_arg(a) for a in node.get("args", ())),
+        span=_span(node),
+    )
+
+
+def _case(node: Mapping[str, Any]) -> Case:
+    threshold = 1.0
+    pass_rate: float | None = None
+    flags = {"no_unexpected_calls": False, "no_tool_calls": False, "order": False}
+    for req in node.get("require", ()):
+        kind = req["kind"]
+        if kind == "accuracy":
+            threshold = req["threshold"]
+        elif kind == "pass_rate":
+            pass_rate = req["threshold"]
+        else:
+            flags[kind] = True
+    return Case(
+        name=node["name"],
+        expectations=tuple(_call(e) for e in node.get("expect", ())),
+        forbids=tuple(_call(f) for f in node.get("forbid", ())),
+        question=node.get("question"),
+        threshold=threshold,
+        pass_rate=pass_rate,
+        no_unexpected_calls=flags["no_unexpected_calls"],
+        no_tool_calls=flags["no_tool_calls"],
+        ordered=flags["order"],
+        chains=tuple(tuple(chain) for chain in node.get("chains", ())),
+        implicit=bool(node.get("implicit", False)),
+        span=_span(node),
+    )
+
+
+def from_document(document: Mapping[str, Any], path: str | None = None) -> Spec:
+    """Build the model from a canonical document that has passed schema validation."""
+    return Spec(cases=tuple(_case(c) for c in document["cases"]), path=path)
