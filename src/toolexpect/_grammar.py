@@ -7,13 +7,25 @@ install or a source checkout reads the repository's top-level ``grammar/`` folde
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 
+import lark
 from lark import Lark, Token
 
-__all__ = ["COMMENTS", "MAX_DEPTH", "CommentSink", "DepthError", "build", "grammar_path", "grammar_text", "parser"]
+__all__ = [
+    "COMMENTS",
+    "MAX_DEPTH",
+    "CommentSink",
+    "DepthError",
+    "build",
+    "grammar_path",
+    "grammar_text",
+    "parser",
+]
 
 MAX_DEPTH = 64
 """How deeply values (lists and objects) may nest in a spec."""
@@ -63,9 +75,7 @@ class _Layout:
         previous: list[str] = ["", ""]
         for token in stream:
             kind = token.type
-            if kind == "_NL" and (
-                (stack and stack[-1] != "block") or previous[1] == "THEN"
-            ):
+            if kind == "_NL" and ((stack and stack[-1] != "block") or previous[1] == "THEN"):
                 continue
             if kind in ("LPAR", "LSQB", "LBRACE"):
                 if kind == "LBRACE" and previous == ["CASE", "STRING"]:
@@ -75,9 +85,8 @@ class _Layout:
                     depth += 1
                     if depth > MAX_DEPTH:
                         raise DepthError(token)
-            elif kind in ("RPAR", "RSQB", "RBRACE") and stack:
-                if stack.pop() == "value":
-                    depth -= 1
+            elif kind in ("RPAR", "RSQB", "RBRACE") and stack and stack.pop() == "value":
+                depth -= 1
             previous = [previous[1], kind]
             yield token
 
@@ -98,10 +107,34 @@ COMMENTS = CommentSink()
 """The sink the shared parser sends comments to; ``parse`` points it at a list per call."""
 
 
-def build(*, strict: bool = False) -> Lark:
+def cache_path(text: str) -> str | None:
+    """Where the analysed grammar is cached: the user's cache folder, never the package.
+
+    ``XDG_CACHE_HOME`` (default ``~/.cache``)/toolexpect; ``TOOLEXPECT_NO_CACHE=1`` turns
+    caching off. The file name carries the grammar's and lark's versions, so a change
+    of either builds afresh. ``None`` when no private folder can be made.
+    """
+    if os.environ.get("TOOLEXPECT_NO_CACHE"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "toolexpect")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    if not os.access(folder, os.W_OK):
+        return None
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return os.path.join(folder, f"grammar-{digest}-lark{lark.__version__}.cache")
+
+
+def build(*, strict: bool = False, cache: bool = False) -> Lark:
     """Build the LALR parser; ``strict`` also fails on conflicts and terminal collisions."""
+    text = grammar_text()
+    path = cache_path(text) if cache and not strict else None
     return Lark(
-        grammar_text(),
+        text,
+        cache=path or False,
         parser="lalr",
         lexer="contextual",
         postlex=_Layout(),
@@ -115,4 +148,4 @@ def build(*, strict: bool = False) -> Lark:
 @functools.cache
 def parser() -> Lark:
     """The LALR parser of the language, built once on first use."""
-    return build()
+    return build(cache=True)

@@ -15,12 +15,12 @@ name; numbers are never reused.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import StrEnum
 
 __all__ = ["CODES", "Code", "Diagnostic", "Severity", "Span", "make"]
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     """How serious a diagnostic is: an error fails lint, a warning does too, a note never."""
 
     ERROR = "error"

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any, TypeAlias
+from enum import StrEnum
+from typing import Any, TypeAlias, cast
 
 from toolexpect.diagnostics import Span
 
@@ -25,7 +25,7 @@ __all__ = [
     "from_document",
 ]
 
-Json: TypeAlias = None | bool | int | float | str | list["Json"] | dict[str, "Json"]
+Json: TypeAlias = bool | int | float | str | list["Json"] | dict[str, "Json"] | None
 """A JSON value as Python holds it: ``int`` and ``float`` kept apart."""
 
 
@@ -36,11 +36,11 @@ class PartialObject:
     entries: Mapping[str, Pattern]
 
 
-Pattern: TypeAlias = None | bool | int | float | str | list["Pattern"] | dict[str, "Pattern"] | PartialObject
+Pattern: TypeAlias = bool | int | float | str | list["Pattern"] | dict[str, "Pattern"] | PartialObject | None
 """A JSON value in which some objects may be partial."""
 
 
-class Op(str, Enum):
+class Op(StrEnum):
     """What an argument matcher checks; the values are the document's ``op`` strings."""
 
     EQ = "eq"
@@ -135,11 +135,11 @@ def pattern_from_json(value: Any) -> Pattern:
         if len(value) == 1 and "$partial" in value and isinstance(value["$partial"], dict):
             return PartialObject({k: pattern_from_json(v) for k, v in value["$partial"].items()})
         if len(value) == 1 and "$literal" in value:
-            return _copy_json(value["$literal"])
+            return cast(Pattern, _copy_json(value["$literal"]))
         return {k: pattern_from_json(v) for k, v in value.items()}
     if isinstance(value, list):
         return [pattern_from_json(v) for v in value]
-    return value  # type: ignore[no-any-return]
+    return cast(Pattern, _copy_json(value))
 
 
 def _copy_json(value: Any) -> Json:
@@ -156,7 +156,7 @@ def _arg(node: Mapping[str, Any]) -> ArgMatcher:
     if op is Op.PARTIAL:
         value = pattern_from_json(node["value"])
     elif "value" in node:
-        value = _copy_json(node["value"])
+        value = cast(Pattern, _copy_json(node["value"]))
     return ArgMatcher(
         name=node["name"],
         op=op,

@@ -7,12 +7,13 @@ for every case, statement and argument; comments are returned beside it for ``fo
 
 from __future__ import annotations
 
+import builtins
 import difflib
 import json
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from lark import Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
@@ -197,7 +198,7 @@ def _syntax_diagnostic(error: UnexpectedInput, text: str) -> Diagnostic:
             span = Span(error.line, error.column, error.line, error.column + len(word_match.group(0)))
             return make(
                 "P100",
-                f"expected {_describe_expected(allowed)}, found \"{word_match.group(0)}\"",
+                f'expected {_describe_expected(allowed)}, found "{word_match.group(0)}"',
                 span,
                 help=_help_for(allowed, fake),
             )
@@ -312,14 +313,15 @@ class _ToDocument(Transformer[Token, Any]):
         return str(token.value)
 
     @v_args(inline=False)
-    def list(self, children: list[Any]) -> _Value:
+    def list(self, children: builtins.list[Any]) -> _Value:
         items = [c for c in children if not isinstance(c, Token)]
-        return _Value([c.value if isinstance(c, _Value) else c for c in items], any(
-            isinstance(c, _Value) and c.partial for c in items
-        ))
+        return _Value(
+            [c.value if isinstance(c, _Value) else c for c in items],
+            any(isinstance(c, _Value) and c.partial for c in items),
+        )
 
     @v_args(inline=False)
-    def object(self, children: list[Any]) -> _Value:
+    def object(self, children: builtins.list[Any]) -> _Value:
         members = [c for c in children if not isinstance(c, Token)]
         partial = any(m is _REST for m in members)
         pairs = [m for m in members if m is not _REST]
@@ -339,7 +341,7 @@ class _ToDocument(Transformer[Token, Any]):
     def pair(self, key: str, _colon: Token, value: Any) -> tuple[str, Any]:
         return (key, value)
 
-    def rest(self, _token: Token) -> object:
+    def rest(self, _token: Token) -> builtins.object:
         return _REST
 
 
@@ -366,8 +368,10 @@ class _Builder:
         self.values = _ToDocument()
 
     def value(self, tree: Tree[Any] | Token) -> Any:
-        return self.values.transform(tree) if isinstance(tree, Tree) else self.values.transform(
-            Tree("string", [tree])
+        return (
+            self.values.transform(tree)
+            if isinstance(tree, Tree)
+            else self.values.transform(Tree("string", [tree]))
         )
 
     def name(self, item: Tree[Any] | Token) -> str:
@@ -482,7 +486,8 @@ class _Builder:
                 node["op"] = "regex"
                 node["pattern"] = self.values.transform(parts[2])
             elif kind == "arg_cmp":
-                node["op"] = str(parts[1].children[0].value)
+                operator = cast(Token, parts[1].children[0])
+                node["op"] = str(operator.value)
                 node["value"] = self.values.transform(parts[2])
             elif kind == "arg_approx":
                 node["op"] = "approx"
@@ -528,9 +533,7 @@ def parse_text(text: str, name: str = "spec") -> ParseResult:
     except UnexpectedInput as error:
         return ParseResult(None, [_syntax_diagnostic(error, text)], comments)
     finally:
-        comments.extend(
-            Comment(str(t.value).rstrip("\r"), t.line or 1, t.column or 1) for t in tokens
-        )
+        comments.extend(Comment(str(t.value).rstrip("\r"), t.line or 1, t.column or 1) for t in tokens)
     try:
         document = _Builder(name).document(tree)
     except _Problem as problem:

@@ -1,0 +1,221 @@
+"""The command line: ``toolexpect lint | format | score | calls | compile | schema``.
+
+``main(argv)`` returns the exit code; nothing below this module prints or exits.
+Exit codes: 0 clean, 1 findings or failing cases, 2 usage error, unreadable input or a bug.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO
+
+from toolexpect import __version__
+from toolexpect.diagnostics import Diagnostic, Severity
+from toolexpect.report import diagnostics as diagnostic_report
+from toolexpect.report.style import Style, wants_colour
+from toolexpect.specfile import SpecFile, find_spec_files, load_spec_file
+
+__all__ = ["main"]
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+
+_UNREADABLE = {"P105", "P106", "P107"}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with exit code 2 and a hint, for every usage error."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\nhint: see '{self.prog} --help'\n")
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="toolexpect",
+        description="Say which tool calls an LLM application must make, and score recorded runs.",
+    )
+    parser.add_argument("--version", action="version", version=f"toolexpect {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    lint = commands.add_parser("lint", help="check spec files and report problems")
+    lint.add_argument("paths", nargs="+", metavar="PATH", help="spec files or folders")
+    lint.add_argument("--format", choices=diagnostic_report.FORMATS, default="full", help="output format")
+
+    fmt = commands.add_parser("format", help="rewrite spec files in the canonical layout")
+    fmt.add_argument("paths", nargs="+", metavar="PATH", help="spec files or folders")
+    fmt.add_argument("--check", action="store_true", help="exit 1 if a file would change")
+    fmt.add_argument("--diff", action="store_true", help="print a diff instead of writing")
+
+    compile_ = commands.add_parser("compile", help="print the canonical JSON document of a spec")
+    compile_.add_argument("path", metavar="PATH", help="a spec file")
+    compile_.add_argument("--no-spans", action="store_true", help="leave out source spans")
+
+    commands.add_parser("schema", help="print the JSON Schema of the canonical document")
+    return parser
+
+
+def _sources(files: dict[str, SpecFile]) -> object:
+    def source(path: str | None) -> str | None:
+        found = files.get(path or "")
+        return found.text if found else None
+
+    return source
+
+
+def _print_diagnostics(
+    diagnostics: Sequence[Diagnostic],
+    files: dict[str, SpecFile],
+    fmt: str,
+    stream: IO[str],
+) -> None:
+    if not diagnostics and fmt != "json":
+        return
+    text = diagnostic_report.render(
+        diagnostics,
+        fmt,
+        sources=_sources(files),  # type: ignore[arg-type]
+        style=Style(wants_colour(stream)),
+    )
+    print(text, file=stream)
+
+
+def _load_all(paths: Sequence[str]) -> tuple[dict[str, SpecFile], list[str]]:
+    files: dict[str, SpecFile] = {}
+    missing: list[str] = []
+    for path in find_spec_files(paths):
+        loaded = load_spec_file(path)
+        files[str(path)] = loaded
+    for path in paths:
+        if Path(path).is_dir() and not any(k.startswith(str(Path(path))) for k in files):
+            missing.append(path)
+    return files, missing
+
+
+def _cmd_lint(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    files, empty = _load_all(args.paths)
+    diagnostics = [d for f in files.values() for d in f.diagnostics]
+    _print_diagnostics(diagnostics, files, args.format, out)
+    for folder in empty:
+        print(f"toolexpect: no spec files (*.expect, *.expect.json, *.expect.yaml) in {folder}", file=err)
+    if any(d.code in _UNREADABLE for d in diagnostics):
+        return EXIT_USAGE
+    if diagnostics:
+        if args.format == "full":
+            errors = sum(d.severity is Severity.ERROR for d in diagnostics)
+            warnings = len(diagnostics) - errors
+            print(
+                f"\nFound {errors} error{'s' * (errors != 1)} and {warnings} "
+                f"warning{'s' * (warnings != 1)} in {len(files)} file{'s' * (len(files) != 1)}.",
+                file=out,
+            )
+        return EXIT_FINDINGS
+    if empty:
+        return EXIT_USAGE
+    return EXIT_OK
+
+
+def _cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    from toolexpect.format import format_document
+
+    files, empty = _load_all(args.paths)
+    status = EXIT_OK
+    changed: list[str] = []
+    for path, loaded in files.items():
+        if loaded.document is None or not loaded.ok:
+            _print_diagnostics(loaded.diagnostics, files, "full", err)
+            status = EXIT_USAGE
+            continue
+        formatted = format_document(loaded.document, loaded.comments)
+        if loaded.kind != "text":
+            if args.check or args.diff:
+                continue
+            out.write(formatted)
+            continue
+        if formatted == loaded.text:
+            continue
+        changed.append(path)
+        if args.diff:
+            out.writelines(
+                difflib.unified_diff(
+                    (loaded.text or "").splitlines(keepends=True),
+                    formatted.splitlines(keepends=True),
+                    fromfile=path,
+                    tofile=path,
+                )
+            )
+        if not args.check and not args.diff:
+            Path(path).write_text(formatted, encoding="utf-8")
+    for folder in empty:
+        print(f"toolexpect: no spec files in {folder}", file=err)
+        status = EXIT_USAGE
+    if args.check or args.diff:
+        for path in changed:
+            print(f"would reformat {path}", file=err)
+        if changed and status == EXIT_OK:
+            return EXIT_FINDINGS
+    elif changed:
+        print(f"reformatted {len(changed)} file{'s' * (len(changed) != 1)}", file=err)
+    return status
+
+
+def _without_spans(node: object) -> object:
+    if isinstance(node, dict):
+        return {k: _without_spans(v) for k, v in node.items() if k not in ("span", "question_span")}
+    if isinstance(node, list):
+        return [_without_spans(v) for v in node]
+    return node
+
+
+def _cmd_compile(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    loaded = load_spec_file(args.path)
+    files = {str(args.path): loaded}
+    if loaded.document is None or not loaded.ok:
+        _print_diagnostics(loaded.diagnostics, files, "full", err)
+        return EXIT_USAGE if any(d.code in _UNREADABLE for d in loaded.diagnostics) else EXIT_FINDINGS
+    document = _without_spans(loaded.document) if args.no_spans else loaded.document
+    print(json.dumps(document, indent=2, ensure_ascii=False), file=out)
+    return EXIT_OK
+
+
+def _cmd_schema(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    from toolexpect.schema import schema_text
+
+    out.write(schema_text())
+    return EXIT_OK
+
+
+_COMMANDS = {
+    "lint": _cmd_lint,
+    "format": _cmd_format,
+    "compile": _cmd_compile,
+    "schema": _cmd_schema,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+    out, err = sys.stdout, sys.stderr
+    try:
+        return _COMMANDS[args.command](args, out, err)
+    except BrokenPipeError:
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

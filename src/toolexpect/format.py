@@ -1,0 +1,250 @@
+"""Document to text: the one canonical layout of a spec, comments kept.
+
+Statements keep the order they were written in (a JSON or YAML spec without spans gets
+question, expect, forbid, require); a case block is indented by four spaces; one blank
+line separates cases and stands where the source had blank lines between statements.
+A comment on its own line stays before the statement that follows it; a comment after
+code stays at the end of that statement's line. Formatting is idempotent.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolexpect.parse import Comment
+
+__all__ = ["format_document", "format_value"]
+
+_NAME = re.compile(r"[A-Za-z_](?:[A-Za-z0-9_\-.:/]*[A-Za-z0-9_])?")
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
+_INDENT = "    "
+
+
+def _number(value: int | float) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if math.isnan(value) or math.isinf(value):
+        raise ValueError(f"{value} cannot be written in a spec")
+    return repr(value)
+
+
+def format_value(value: Any) -> str:
+    """Write a document value (``$partial`` and ``$literal`` objects included) as the language."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return _number(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(format_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        if len(value) == 1 and "$partial" in value and isinstance(value["$partial"], dict):
+            members = [f"{_key(k)}: {format_value(v)}" for k, v in value["$partial"].items()]
+            return "{" + ", ".join([*members, "..."]) + "}"
+        if len(value) == 1 and "$literal" in value and isinstance(value["$literal"], dict):
+            value = value["$literal"]
+        return "{" + ", ".join(f"{_key(k)}: {format_value(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"not a JSON value: {value!r}")
+
+
+def _key(key: str) -> str:
+    return json.dumps(key, ensure_ascii=False)
+
+
+def _name(name: str, *, argument: bool = False) -> str:
+    if _NAME.fullmatch(name) and not (argument and name == "not"):
+        return name
+    return json.dumps(name, ensure_ascii=False)
+
+
+def _arg(arg: dict[str, Any]) -> str:
+    op = arg["op"]
+    if op == "absent":
+        return "not " + _name(arg["name"])
+    name = _name(arg["name"], argument=True) + ("?" if arg.get("optional") else "")
+    if op in ("eq", "partial"):
+        return f"{name}={format_value(arg['value'])}"
+    if op == "any":
+        return f"{name}=any"
+    if op == "in":
+        return f"{name} in {format_value(arg['values'])}"
+    if op == "regex":
+        return f"{name} ~ {format_value(arg['pattern'])}"
+    if op == "approx":
+        return f"{name}={_number(arg['value'])} +- {_number(arg['tolerance'])}"
+    return f"{name} {op} {_number(arg['value'])}"
+
+
+def _call(call: dict[str, Any]) -> str:
+    args = call.get("args") or []
+    head = _name(call["tool"])
+    if not args:
+        return head
+    return head + "(" + ", ".join(_arg(a) for a in args) + ")"
+
+
+def _requirement(req: dict[str, Any]) -> str:
+    kind = req["kind"]
+    if kind == "accuracy":
+        return f"require accuracy >= {_number(req['threshold'])}"
+    if kind == "pass_rate":
+        return f"require pass rate >= {_number(req['threshold'])}"
+    return (
+        "require "
+        + {
+            "no_unexpected_calls": "no unexpected calls",
+            "no_tool_calls": "no tool calls",
+            "order": "order",
+        }[kind]
+    )
+
+
+@dataclass(slots=True)
+class _Anchor:
+    """A line of output tied to a place in the source, with the comments that go with it."""
+
+    text: str
+    start: tuple[int, int]
+    end_line: int
+    indent: str
+    leading: list[Comment] = field(default_factory=list)
+    trailing: list[str] = field(default_factory=list)
+    blank_before: bool = False
+
+
+def _span_start(node: dict[str, Any], fallback: tuple[int, int]) -> tuple[int, int]:
+    span = node.get("span")
+    return (span["line"], span["column"]) if span else fallback
+
+
+def _span_end(node: dict[str, Any], fallback: int) -> int:
+    span = node.get("span")
+    return int(span["end_line"]) if span else fallback
+
+
+def _statements(case: dict[str, Any], indent: str) -> list[_Anchor]:
+    items: list[tuple[tuple[int, int], int, int, _Anchor]] = []
+    order = 0
+
+    def add(text: str, start: tuple[int, int], end: int) -> None:
+        nonlocal order
+        items.append((start, order, 0, _Anchor(text, start, end, indent)))
+        order += 1
+
+    far = (10**9, 0)
+    if "question" in case:
+        span = case.get("question_span")
+        start = (span["line"], span["column"]) if span else far
+        add(
+            f"question {json.dumps(case['question'], ensure_ascii=False)}",
+            start,
+            span["end_line"] if span else 10**9,
+        )
+    expects = case.get("expect", [])
+    chains = {chain[0]: chain for chain in case.get("chains", [])}
+    skip: set[int] = set()
+    for index in range(len(expects)):
+        if index in skip:
+            continue
+        chain = chains.get(index, [index])
+        skip.update(chain)
+        calls = [expects[i] for i in chain if i < len(expects)]
+        text = "expect " + " then ".join(_call(c) for c in calls)
+        add(text, _span_start(calls[0], far), _span_end(calls[-1], 10**9))
+    for call in case.get("forbid", []):
+        add("forbid " + _call(call), _span_start(call, far), _span_end(call, 10**9))
+    for req in case.get("require", []):
+        add(_requirement(req), _span_start(req, far), _span_end(req, 10**9))
+    items.sort(key=lambda item: (item[0], item[1]))
+    return [item[3] for item in items]
+
+
+def format_document(document: dict[str, Any], comments: list[Comment] | None = None) -> str:
+    """The canonical text of a valid document, with the source's comments put back."""
+    blocks: list[list[_Anchor]] = []
+    for case in document["cases"]:
+        if case.get("implicit"):
+            blocks.append(_statements(case, ""))
+            continue
+        span = case.get("span")
+        header = _Anchor(
+            f"case {json.dumps(case['name'], ensure_ascii=False)} {{",
+            (span["line"], span["column"]) if span else (10**9, 0),
+            span["line"] if span else 10**9,
+            "",
+        )
+        body = _statements(case, _INDENT)
+        closing = _Anchor(
+            "}",
+            (span["end_line"], max(1, span["end_column"] - 1)) if span else (10**9, 1),
+            span["end_line"] if span else 10**9,
+            "",
+        )
+        blocks.append([header, *body, closing])
+    blocks = [b for b in blocks if b]
+    blocks.sort(key=lambda block: min(a.start for a in block))
+    anchors = [a for block in blocks for a in block]
+    tail = _attach(anchors, comments or [])
+    out: list[str] = []
+    first_of_block = {id(block[0]) for block in blocks if block}
+    for anchor in anchors:
+        starts_block = id(anchor) in first_of_block
+        if out and (starts_block or anchor.blank_before):
+            out.append("")
+        lead_indent = _INDENT if anchor.text == "}" else anchor.indent
+        for index, comment in enumerate(anchor.leading):
+            out.append(lead_indent + comment.text)
+            following = anchor.leading[index + 1].line if index + 1 < len(anchor.leading) else anchor.start[0]
+            if following - comment.line > 1 and following < 10**9:
+                out.append("")
+        line = anchor.indent + anchor.text
+        if anchor.trailing:
+            line += "  " + "  ".join(anchor.trailing)
+        out.append(line)
+    if tail:
+        if out:
+            out.append("")
+        out.extend(tail)
+    return "\n".join(out) + "\n" if out else ""
+
+
+def _attach(anchors: list[_Anchor], comments: list[Comment]) -> list[str]:
+    """Give each comment to its anchor; return the comments left at the end of the file."""
+    tail: list[str] = []
+    ordered = sorted(anchors, key=lambda a: a.start)
+    comment_lines = {c.line for c in comments}
+    for comment in sorted(comments, key=lambda c: (c.line, c.column)):
+        owner = None
+        for anchor in ordered:
+            if anchor.start[0] <= comment.line <= anchor.end_line and (
+                comment.line > anchor.start[0] or comment.column > anchor.start[1]
+            ):
+                owner = anchor
+        if owner is not None and owner.start[0] <= comment.line:
+            owner.trailing.append(comment.text)
+            continue
+        following = next((a for a in ordered if a.start[0] > comment.line), None)
+        if following is None:
+            tail.append(comment.text)
+        else:
+            following.leading.append(comment)
+    # Blank lines: keep one where the source had any between two anchors.
+    previous_end = None
+    for anchor in ordered:
+        first = anchor.start[0]
+        lead = [c.line for c in anchor.leading]
+        top = min([first, *lead]) if lead else first
+        if previous_end is not None and top - previous_end > 1:
+            gap = set(range(previous_end + 1, top)) - comment_lines
+            anchor.blank_before = bool(gap)
+        previous_end = anchor.end_line
+    return tail

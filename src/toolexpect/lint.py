@@ -1,0 +1,196 @@
+"""Semantic checks on a schema-valid document: what parses but cannot be meant.
+
+Each check returns diagnostics with the ``L3xx`` codes of ``toolexpect.diagnostics``.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import re2
+
+from toolexpect.diagnostics import Diagnostic, Span, make
+
+__all__ = ["check", "regex_error"]
+
+PathKey = tuple[str | int, ...]
+Locate = Callable[[PathKey, bool], Span | None]
+
+
+@functools.cache
+def _re2_options() -> Any:
+    options = re2.Options()
+    options.log_errors = False
+    return options
+
+
+def regex_error(pattern: str) -> str | None:
+    """Why RE2 cannot compile ``pattern``, or ``None`` when it can."""
+    try:
+        re2.compile(pattern, _re2_options())
+    except re2.error as error:
+        reason = error.args[0] if error.args else str(error)
+        if isinstance(reason, bytes):
+            reason = reason.decode("utf-8", "replace")
+        return str(reason)
+    return None
+
+
+def _strip_spans(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: _strip_spans(v) for k, v in node.items() if k != "span"}
+    if isinstance(node, list):
+        return [_strip_spans(v) for v in node]
+    return node
+
+
+def _key(node: Any) -> str:
+    return json.dumps(_strip_spans(node), sort_keys=True)
+
+
+def _at(locate: Locate, path: PathKey) -> Span | None:
+    return locate(path, False)
+
+
+def _call_checks(call: dict[str, Any], path: PathKey, locate: Locate) -> Iterator[Diagnostic]:
+    seen: dict[str, int] = {}
+    for index, arg in enumerate(call.get("args", ())):
+        name = arg["name"]
+        here = (*path, "args", index)
+        if name in seen:
+            first = _at(locate, (*path, "args", seen[name]))
+            where = f" (first at line {first.line}, column {first.column})" if first else ""
+            yield make(
+                "L301",
+                f'argument "{name}" is given twice in this call to {call["tool"]}{where}',
+                _at(locate, here),
+                help=f"give each argument once; to allow several values write {name} in [...]",
+            )
+        else:
+            seen[name] = index
+        if arg["op"] == "regex":
+            reason = regex_error(arg["pattern"])
+            if reason is not None:
+                yield make(
+                    "L302",
+                    f"pattern {json.dumps(arg['pattern'])} is not a valid RE2 regular expression: {reason}",
+                    _at(locate, here),
+                    help="toolexpect runs patterns with RE2 (linear time): backreferences and "
+                    "lookarounds are not available; rewrite the pattern without them",
+                )
+
+
+def _requirement_checks(case: dict[str, Any], path: PathKey, locate: Locate) -> Iterator[Diagnostic]:
+    first: dict[str, tuple[int, Any]] = {}
+    for index, req in enumerate(case.get("require", ())):
+        kind = req["kind"]
+        here = (*path, "require", index)
+        if kind in first:
+            earlier_index, earlier_threshold = first[kind]
+            earlier = _at(locate, (*path, "require", earlier_index))
+            where = f" at line {earlier.line}" if earlier else ""
+            words = kind.replace("_", " ")
+            if req.get("threshold") != earlier_threshold:
+                yield make(
+                    "L305",
+                    f"{words} is required twice with different thresholds "
+                    f"({earlier_threshold}{where} and {req.get('threshold')})",
+                    _at(locate, here),
+                    help="keep one threshold",
+                )
+            else:
+                yield make(
+                    "L306",
+                    f"require {words} is written twice (first{where})",
+                    _at(locate, here),
+                    help="remove the repeated requirement",
+                )
+        else:
+            first[kind] = (index, req.get("threshold"))
+    kinds = {req["kind"] for req in case.get("require", ())}
+    if "no_tool_calls" in kinds and case.get("expect"):
+        index = next(i for i, r in enumerate(case["require"]) if r["kind"] == "no_tool_calls")
+        yield make(
+            "L305",
+            f'case "{case["name"]}" expects calls but also requires no tool calls',
+            _at(locate, (*path, "require", index)),
+            help="remove either the expect statements or require no tool calls",
+        )
+
+
+def _chain_checks(case: dict[str, Any], path: PathKey, locate: Locate) -> Iterator[Diagnostic]:
+    count = len(case.get("expect", ()))
+    used: set[int] = set()
+    for index, chain in enumerate(case.get("chains", ())):
+        here = (*path, "chains", index)
+        consecutive = all(b == a + 1 for a, b in itertools.pairwise(chain))
+        in_range = all(0 <= i < count for i in chain)
+        if not (consecutive and in_range) or used & set(chain):
+            yield make(
+                "L307",
+                f"chain {chain} must name consecutive expectations of this case "
+                f"(0 to {count - 1}), each in at most one chain",
+                _at(locate, here),
+                help="list the indices of expectations written one after another, as `a then b` does",
+            )
+        used |= set(chain)
+
+
+def check(document: dict[str, Any], locate: Locate) -> list[Diagnostic]:
+    """Run every semantic check on a schema-valid document."""
+    found: list[Diagnostic] = []
+    names: dict[str, int] = {}
+    for case_index, case in enumerate(document["cases"]):
+        path: PathKey = ("cases", case_index)
+        name = case["name"]
+        if name in names:
+            earlier = _at(locate, ("cases", names[name]))
+            where = f" (first at line {earlier.line})" if earlier else ""
+            found.append(
+                make(
+                    "L300",
+                    f'case "{name}" is defined twice in this file{where}',
+                    _at(locate, path),
+                    help="give every case of a file its own name; a recorded sample is paired "
+                    "with its case by name",
+                )
+            )
+        else:
+            names[name] = case_index
+        for kind in ("expect", "forbid"):
+            for index, call in enumerate(case.get(kind, ())):
+                found.extend(_call_checks(call, (*path, kind, index), locate))
+        found.extend(_requirement_checks(case, path, locate))
+        found.extend(_chain_checks(case, path, locate))
+        kinds = {req["kind"] for req in case.get("require", ())}
+        if (
+            not case.get("expect")
+            and not case.get("forbid")
+            and not (kinds & {"no_tool_calls", "no_unexpected_calls"})
+        ):
+            found.append(
+                make(
+                    "L303",
+                    f'case "{name}" has no expect statement and no requirement to check',
+                    _at(locate, path),
+                    help='add an expect statement, a forbid, or "require no tool calls"',
+                )
+            )
+        expected = {_key(call): i for i, call in enumerate(case.get("expect", ()))}
+        for index, call in enumerate(case.get("forbid", ())):
+            if _key(call) in expected:
+                found.append(
+                    make(
+                        "L304",
+                        f"forbid {call['tool']} is identical to an expect of the same case, "
+                        "so the case can never pass",
+                        _at(locate, (*path, "forbid", index)),
+                        help="remove the forbid, or make it differ from the expectation",
+                    )
+                )
+    found.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
+    return found

@@ -1,0 +1,1 @@
+"""Reports: the only place that formats text for people or machines."""

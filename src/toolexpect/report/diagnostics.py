@@ -1,0 +1,92 @@
+"""Render diagnostics: ``full`` (source excerpt and caret), ``concise``, ``github``, ``json``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+
+from toolexpect.diagnostics import Diagnostic, Severity
+from toolexpect.report.style import Style
+
+__all__ = ["FORMATS", "render", "render_one"]
+
+FORMATS = ("full", "concise", "github", "json")
+"""The diagnostic formats ``lint --format`` accepts."""
+
+_COLOURS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.NOTE: "blue"}
+
+
+def _place(d: Diagnostic) -> str:
+    path = d.path or "<input>"
+    if d.span is None:
+        return path
+    return f"{path}:{d.span.line}:{d.span.column}"
+
+
+def _expand(line: str, column: int) -> tuple[str, int]:
+    """Expand tabs to 4 columns; return the line and where 1-based ``column`` lands."""
+    out = ""
+    landed = 0
+    for index, ch in enumerate(line):
+        if index + 1 == column:
+            landed = len(out) + 1
+        out += " " * (4 - len(out) % 4) if ch == "\t" else ch
+    if not landed:
+        landed = len(out) + (column - len(line))
+    return out, landed
+
+
+def render_one(d: Diagnostic, source: str | None, style: Style) -> str:
+    """One diagnostic in the ``full`` format, with the source line and a caret under it."""
+    colour = _COLOURS[d.severity]
+    head = style(f"{d.severity.value}[{d.code}]", "bold", colour) + style(f": {d.message}", "bold")
+    lines = [head, style(" --> ", "blue") + _place(d)]
+    span = d.span
+    if span is not None and source is not None:
+        text_lines = source.lstrip("\ufeff").splitlines()
+        if 0 < span.line <= len(text_lines) or (span.line == len(text_lines) + 1):
+            raw = text_lines[span.line - 1] if span.line <= len(text_lines) else ""
+            shown, start = _expand(raw.rstrip("\r\n"), span.column)
+            if span.end_line == span.line and span.end_column > span.column:
+                _, end = _expand(raw.rstrip("\r\n"), span.end_column)
+                width = max(1, end - start)
+            else:
+                width = max(1, len(shown) - start + 1)
+            gutter = " " * len(str(span.line))
+            lines.append(style(f"{gutter} |", "blue"))
+            lines.append(style(f"{span.line} |", "blue") + (" " + shown if shown else ""))
+            lines.append(style(f"{gutter} |", "blue") + " " + " " * (start - 1) + style("^" * width, colour))
+    if d.help:
+        lines.append(style("help", "bold", "cyan") + f": {d.help}")
+    return "\n".join(lines)
+
+
+def _github(d: Diagnostic) -> str:
+    level = {"error": "error", "warning": "warning", "note": "notice"}[d.severity.value]
+    props = [f"file={d.path or ''}"]
+    if d.span:
+        props += [f"line={d.span.line}", f"col={d.span.column}"]
+        if d.span.end_line == d.span.line:
+            props.append(f"endColumn={d.span.end_column}")
+    props.append(f"title={d.code} {d.name}")
+    message = d.message + (f". Help: {d.help}" if d.help else "")
+    message = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return f"::{level} {','.join(props)}::{message}"
+
+
+def render(
+    diagnostics: Sequence[Diagnostic],
+    fmt: str = "full",
+    *,
+    sources: Callable[[str | None], str | None] = lambda _path: None,
+    style: Style | None = None,
+) -> str:
+    """Render ``diagnostics`` in ``fmt``; ``sources`` gives a file's text for excerpts."""
+    style = style or Style(False)
+    if fmt == "json":
+        return json.dumps([d.to_json() for d in diagnostics], indent=2, ensure_ascii=False)
+    if fmt == "concise":
+        return "\n".join(f"{_place(d)}: {d.code} {d.message}" for d in diagnostics)
+    if fmt == "github":
+        return "\n".join(_github(d) for d in diagnostics)
+    return "\n\n".join(render_one(d, sources(d.path), style) for d in diagnostics)

@@ -1,0 +1,233 @@
+"""Validate a document against the published JSON Schema; errors become diagnostics.
+
+The schema (Draft 2020-12) ships in the package as ``schema/spec.schema.json`` and is
+printed by ``toolexpect schema``. Every document, parsed from text or read from JSON or
+YAML, passes through :func:`validate` before a model is built from it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+from collections.abc import Callable, Iterable
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, relevance
+
+from toolexpect.diagnostics import Diagnostic, Span, make
+
+__all__ = ["schema", "schema_text", "validate"]
+
+PathKey = tuple[str | int, ...]
+Locate = Callable[[PathKey, bool], Span | None]
+
+
+def schema_text() -> str:
+    """The published JSON Schema of the canonical document, as text."""
+    return resources.files("toolexpect").joinpath("schema", "spec.schema.json").read_text("utf-8")
+
+
+@functools.cache
+def schema() -> dict[str, Any]:
+    """The published JSON Schema of the canonical document."""
+    loaded: dict[str, Any] = json.loads(schema_text())
+    return loaded
+
+
+@functools.cache
+def _validator() -> Draft202012Validator:
+    return Draft202012Validator(schema())
+
+
+def locate_in_document(document: Any) -> Locate:
+    """A locator for parser-made documents: the span of the nearest node that has one."""
+
+    def locate(path: PathKey, key: bool = False) -> Span | None:
+        node = document
+        best: Span | None = None
+        for part in path:
+            try:
+                node = node[part]
+            except (KeyError, IndexError, TypeError):
+                break
+            if isinstance(node, dict) and isinstance(node.get("span"), dict):
+                with contextlib.suppress(KeyError, TypeError):
+                    best = Span.from_json(node["span"])
+        if best is None and isinstance(document, dict) and isinstance(document.get("span"), dict):
+            return None
+        return best
+
+    return locate
+
+
+def _where(path: PathKey) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "the document"
+
+
+def _what(path: PathKey) -> str:
+    """Name the node at ``path`` in the words of the language."""
+    parts = [p for p in path if isinstance(p, str)]
+    last = parts[-1] if parts else ""
+    if last == "args":
+        return "argument"
+    if last in ("expect", "forbid"):
+        return f"{last} call"
+    if last == "require":
+        return "requirement"
+    if last == "cases":
+        return "case"
+    return f'"{last}"' if last else "the document"
+
+
+def _op_of(document: Any, path: PathKey) -> str | None:
+    node = document
+    try:
+        for part in path:
+            node = node[part]
+    except (KeyError, IndexError, TypeError):
+        return None
+    if isinstance(node, dict) and isinstance(node.get("op"), str):
+        return str(node["op"])
+    return None
+
+
+def _diagnostic(error: ValidationError, document: Any, locate: Locate) -> Diagnostic:
+    path: PathKey = tuple(error.absolute_path)
+    validator = error.validator
+    instance = error.instance
+    where = _where(path)
+    field_name = path[-1] if path else ""
+    span = locate(path, False)
+
+    if validator == "additionalProperties":
+        subschema = error.schema if isinstance(error.schema, dict) else {}
+        known = sorted(subschema.get("properties", {}))
+        extra = sorted(set(instance) - set(known)) if isinstance(instance, dict) else []
+        key = extra[0] if extra else "?"
+        return make(
+            "V201",
+            f'unknown key "{key}" in {_what(path) if path else "the document"} at {where}',
+            locate((*path, key), True) or span,
+            help="known keys: " + ", ".join(known),
+        )
+    if validator is None or validator == "false":
+        op = _op_of(document, path[:-1])
+        context = f' for op "{op}"' if op else ""
+        return make(
+            "V201",
+            f'key "{field_name}" is not allowed{context} at {where}',
+            locate(path, True) or span,
+            help=f'remove "{field_name}"',
+        )
+    if validator == "required":
+        missing = str(error.message).split("'")[1] if "'" in error.message else str(error.message)
+        op = _op_of(document, path)
+        context = f' with op "{op}"' if op else ""
+        return make(
+            "V203",
+            f'{_what(path) if path else "the document"}{context} at {where} is missing "{missing}"',
+            span,
+            help=f'add "{missing}"',
+        )
+    if validator in ("minimum", "maximum") and field_name == "threshold":
+        return make(
+            "V204",
+            f"threshold must be between 0 and 1, got {json.dumps(instance)}",
+            span,
+            help="write a fraction, for example require accuracy >= 0.75",
+        )
+    if validator == "minimum" and field_name == "tolerance":
+        return make(
+            "V205",
+            f"tolerance must not be negative, got {json.dumps(instance)}",
+            span,
+            help="write the allowed distance as a positive number, for example temp = 20.5 +- 0.1",
+        )
+    if validator == "minItems" and field_name == "values":
+        return make(
+            "V206",
+            "the list after in is empty, so no value can match",
+            span,
+            help="list at least one value, or use name=any",
+        )
+    if validator == "minLength" and field_name in ("name", "tool"):
+        return make("V207", f"{field_name} at {where} is empty", span, help="write a name")
+    if validator == "type":
+        wanted = error.validator_value
+        wanted_text = " or ".join(wanted) if isinstance(wanted, list) else str(wanted)
+        return make(
+            "V202",
+            f"{where} must be {_article(wanted_text)}, got {_json_type(instance)} {_short(instance)}",
+            span,
+            help=f"write {_article(wanted_text)} here",
+        )
+    if validator == "enum":
+        options = error.validator_value if isinstance(error.validator_value, list) else []
+        choices = ", ".join(json.dumps(c) for c in options)
+        return make(
+            "V200",
+            f"{where} must be one of {choices}, got {_short(instance)}",
+            span,
+            help=f"use one of {choices}",
+        )
+    if validator == "const" and path == ("version",):
+        return make(
+            "V200",
+            f"unsupported document version {_short(instance)}; this toolexpect reads version 1",
+            span,
+            help='write "version": 1 or leave it out',
+        )
+    return make("V200", f"{where}: {error.message}", span)
+
+
+def _article(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _short(value: Any) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def validate(document: Any, locate: Locate | None = None) -> list[Diagnostic]:
+    """Check ``document`` against the schema; one diagnostic per distinct problem, in order."""
+    where = locate or locate_in_document(document)
+    errors: Iterable[ValidationError] = _validator().iter_errors(document)
+    seen: set[tuple[PathKey, str]] = set()
+    result: list[tuple[tuple[int, int], Diagnostic]] = []
+    for error in sorted(errors, key=relevance):
+        path = tuple(error.absolute_path)
+        mark = (path, str(error.validator))
+        if mark in seen:
+            continue
+        seen.add(mark)
+        diagnostic = _diagnostic(error, document, where)
+        place = (diagnostic.span.line, diagnostic.span.column) if diagnostic.span else (0, 0)
+        result.append((place, diagnostic))
+    result.sort(key=lambda item: item[0])
+    return [d for _, d in result]

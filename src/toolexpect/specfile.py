@@ -1,0 +1,218 @@
+"""One spec file through the pipeline: read → parse → validate → lint → model.
+
+Nothing here raises on bad input: every problem is a diagnostic in the result, and the
+model is built only from a document that is valid and free of lint errors.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from toolexpect import lint, schema
+from toolexpect.diagnostics import Diagnostic, Severity, make
+from toolexpect.model import Spec, from_document
+from toolexpect.parse import Comment, parse_text
+from toolexpect.sources import read_json, read_yaml
+
+__all__ = [
+    "MAX_SPEC_BYTES",
+    "SPEC_SUFFIXES",
+    "SpecFile",
+    "find_spec_files",
+    "kind_of",
+    "load_spec_file",
+    "parse_spec_source",
+]
+
+MAX_SPEC_BYTES = 4 * 1024 * 1024
+"""The largest spec file toolexpect reads (4 MiB)."""
+
+SPEC_SUFFIXES = (".expect", ".expect.json", ".expect.yaml", ".expect.yml")
+"""The endings of spec files that folder arguments are searched for."""
+
+Kind = Literal["text", "json", "yaml"]
+
+_VALUE_CODES = {"V204", "V205", "V206", "V207"}
+
+
+@dataclass(slots=True)
+class SpecFile:
+    """A spec file after the pipeline: its text, document, model and diagnostics."""
+
+    path: str | None
+    kind: Kind
+    text: str | None = None
+    document: dict[str, Any] | None = None
+    spec: Spec | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    comments: list[Comment] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when no diagnostic is an error."""
+        return not any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+
+def kind_of(path: str | os.PathLike[str]) -> Kind:
+    """The spec form a file holds, by its ending: JSON, YAML or the text language."""
+    name = str(path).lower()
+    if name.endswith(".json"):
+        return "json"
+    if name.endswith((".yaml", ".yml")):
+        return "yaml"
+    return "text"
+
+
+def stem_of(path: str | os.PathLike[str]) -> str:
+    """The implicit case's name: the file name without its spec ending."""
+    name = Path(path).name
+    for suffix in sorted(SPEC_SUFFIXES, key=len, reverse=True):
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return Path(path).stem
+
+
+def parse_spec_source(
+    text: str, kind: Kind = "text", *, name: str = "spec", path: str | None = None
+) -> SpecFile:
+    """Run source text through the pipeline; ``name`` names a text file's implicit case."""
+    result = SpecFile(path=path, kind=kind, text=text)
+    locate: Any
+    if kind == "text":
+        parsed = parse_text(text, name)
+        result.comments = parsed.comments
+        result.diagnostics.extend(parsed.diagnostics)
+        document = parsed.document
+        locate = None
+    else:
+        located = read_json(text) if kind == "json" else read_yaml(text)
+        result.diagnostics.extend(located.diagnostics)
+        document = located.document
+
+        def locate(path_key: tuple[str | int, ...], key: bool = False) -> Any:
+            return located.locate(path_key, key=key)
+
+    if document is None:
+        return _placed(result)
+    problems = schema.validate(document, locate)
+    if problems:
+        result.diagnostics.extend(problems)
+        if {d.code for d in problems} <= _VALUE_CODES:
+            # The structure is sound, only values are out of range: lint can still run.
+            result.diagnostics.extend(lint.check(document, locate or schema.locate_in_document(document)))
+            result.diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
+        return _placed(result)
+    if kind != "text":
+        _attach_spans(document, locate)
+    result.document = document
+    result.diagnostics.extend(lint.check(document, locate or schema.locate_in_document(document)))
+    if result.ok:
+        result.spec = from_document(document, path)
+    return _placed(result)
+
+
+def _attach_spans(document: dict[str, Any], locate: Any) -> None:
+    """Give the nodes of a JSON or YAML document the spans of their source, as text has."""
+    for ci, case in enumerate(document["cases"]):
+        _set_span(case, locate(("cases", ci)))
+        for kind in ("expect", "forbid"):
+            for i, call in enumerate(case.get(kind, ())):
+                _set_span(call, locate(("cases", ci, kind, i)))
+                for ai, arg in enumerate(call.get("args", ())):
+                    _set_span(arg, locate(("cases", ci, kind, i, "args", ai)))
+        for ri, req in enumerate(case.get("require", ())):
+            _set_span(req, locate(("cases", ci, "require", ri)))
+
+
+def _set_span(node: dict[str, Any], span: Any) -> None:
+    if span is not None and "span" not in node:
+        node["span"] = span.to_json()
+
+
+def _placed(result: SpecFile) -> SpecFile:
+    if result.path is not None:
+        result.diagnostics = [d.with_path(result.path) for d in result.diagnostics]
+    return result
+
+
+def load_spec_file(path: str | os.PathLike[str]) -> SpecFile:
+    """Read a spec file from disk and run it through the pipeline."""
+    shown = str(path)
+    kind = kind_of(path)
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_SPEC_BYTES:
+            return _placed(
+                SpecFile(
+                    shown,
+                    kind,
+                    diagnostics=[
+                        make(
+                            "P105",
+                            f"spec file is {size:,} bytes; the limit is {MAX_SPEC_BYTES:,}",
+                            help="split the spec into several files",
+                        )
+                    ],
+                )
+            )
+        data = Path(path).read_bytes()
+    except OSError as error:
+        return _placed(
+            SpecFile(
+                shown,
+                kind,
+                diagnostics=[
+                    make(
+                        "P107",
+                        f"cannot read spec file: {error.strerror or error}",
+                        help="check the path and its permissions",
+                    )
+                ],
+            )
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        from toolexpect.diagnostics import Span
+
+        return _placed(
+            SpecFile(
+                shown,
+                kind,
+                diagnostics=[
+                    make(
+                        "P106",
+                        f"spec file is not UTF-8 text (byte 0x{data[error.start]:02x})",
+                        Span.point(line, column),
+                        help="save the file as UTF-8",
+                    )
+                ],
+            )
+        )
+    return parse_spec_source(text, kind, name=stem_of(path), path=shown)
+
+
+def find_spec_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path | str]:
+    """Expand folders into the spec files below them (sorted); files are taken as given.
+
+    A path that does not exist is yielded as a string, so that reading it reports it.
+    """
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = [
+                p
+                for p in path.rglob("*")
+                if p.is_file()
+                and p.name.lower().endswith(SPEC_SUFFIXES)
+                and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            ]
+            yield from sorted(found)
+        else:
+            yield str(raw)
