@@ -1,0 +1,19 @@
+"""The command line answers on the example specs."""
+
+from pathlib import Path
+
+from toolexpect.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_example_specs_lint_clean() -> None:
+    """Every example spec in specs/ lints without findings."""
+    assert main(["lint", str(ROOT / "specs")]) == 0
+
+
+def test_bad_spec_is_a_finding(tmp_path: Path) -> None:
+    """A spec with a syntax error makes lint exit 1."""
+    bad = tmp_path / "bad.expect"
+    bad.write_text('expect get_weather(city="Berlin"\n', encoding="utf-8")
+    assert main(["lint", str(bad)]) == 1
