@@ -1,0 +1,119 @@
+"""Score spec cases against recorded samples: pairing by id, repeated runs, unused samples.
+
+Pure: takes models and an iterable of samples (streamed from a log), returns data.
+Pairing follows LANGUAGE.md section 5: a sample pairs with the case whose name equals its
+id; samples without an id pair with the only case when the specs hold exactly one; a case
+left without a sample is an error; a sample no case claims is listed as unused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from toolexpect.calls import RecordedSample
+from toolexpect.matching import CaseResult, CompiledCase, RunAccumulator
+from toolexpect.model import Case, Spec
+
+__all__ = ["CaseOutcome", "ScoreReport", "UnusedSample", "score"]
+
+
+@dataclass(frozen=True, slots=True)
+class UnusedSample:
+    """A sample that no case claimed: its id (``None`` for none), how many, and where first."""
+
+    id: str | None
+    count: int
+    path: str | None
+    line: int | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CaseOutcome:
+    """One case of one spec file and what its recorded runs gave."""
+
+    file: str | None
+    case: Case
+    result: CaseResult
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreReport:
+    """Every case's outcome, the unused samples, and counts for the summary."""
+
+    cases: tuple[CaseOutcome, ...]
+    unused: tuple[UnusedSample, ...] = field(default=())
+
+    @property
+    def passed(self) -> int:
+        """How many cases passed."""
+        return sum(o.result.status == "pass" for o in self.cases)
+
+    @property
+    def failed(self) -> int:
+        """How many cases failed."""
+        return sum(o.result.status == "fail" for o in self.cases)
+
+    @property
+    def errors(self) -> int:
+        """How many cases could not be scored."""
+        return sum(o.result.status == "error" for o in self.cases)
+
+    @property
+    def ok(self) -> bool:
+        """True when every case passed."""
+        return self.passed == len(self.cases)
+
+
+@dataclass(slots=True)
+class _Slot:
+    file: str | None
+    case: Case
+    accumulator: RunAccumulator
+
+
+def score(specs: Sequence[Spec], samples: Iterable[RecordedSample]) -> ScoreReport:
+    """Score every case of ``specs`` against the samples that pair with it."""
+    slots: list[_Slot] = []
+    by_name: dict[str, list[_Slot]] = {}
+    for spec in specs:
+        for case in spec.cases:
+            slot = _Slot(spec.path, case, RunAccumulator(CompiledCase(case)))
+            slots.append(slot)
+            by_name.setdefault(case.name, []).append(slot)
+    only = slots[0] if len(slots) == 1 else None
+    unused: dict[str | None, list[object]] = {}
+    for sample in samples:
+        targets = by_name.get(sample.id) if sample.id is not None else None
+        if targets is None and sample.id is None and only is not None:
+            targets = [only]
+        if not targets:
+            entry = unused.get(sample.id)
+            if entry is None:
+                unused[sample.id] = [1, sample.path, sample.line]
+            else:
+                entry[0] = int(entry[0]) + 1  # type: ignore[call-overload]
+            continue
+        for slot in targets:
+            slot.accumulator.add(sample.calls)
+    outcomes = tuple(CaseOutcome(s.file, s.case, s.accumulator.result()) for s in slots)
+    names = len(slots)
+    return ScoreReport(
+        cases=outcomes,
+        unused=tuple(
+            UnusedSample(
+                id=sample_id,
+                count=int(entry[0]),  # type: ignore[call-overload]
+                path=entry[1],  # type: ignore[arg-type]
+                line=entry[2],  # type: ignore[arg-type]
+                reason=(
+                    "no case has this name"
+                    if sample_id is not None
+                    else f"a sample without an id pairs only with a spec of exactly one case "
+                    f"(these specs have {names})"
+                ),
+            )
+            for sample_id, entry in unused.items()
+        ),
+    )
