@@ -60,7 +60,25 @@ def _build_parser() -> argparse.ArgumentParser:
     compile_.add_argument("--no-spans", action="store_true", help="leave out source spans")
 
     commands.add_parser("schema", help="print the JSON Schema of the canonical document")
+
+    score = commands.add_parser("score", help="score recorded runs against spec files")
+    score.add_argument("specs", nargs="+", metavar="SPEC", help="spec files or folders")
+    score.add_argument(
+        "--log", action="append", required=True, metavar="LOG", help="a recorded log (repeatable)"
+    )
+    score.add_argument("--log-format", default="auto", metavar="NAME", help="log format (default: auto)")
+    score.add_argument("--format", choices=_score_formats(), default="text", help="report format")
+    score.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
+
+    calls = commands.add_parser("calls", help="print the tool calls found in recorded logs")
+    calls.add_argument("logs", nargs="+", metavar="LOG", help="recorded logs")
+    calls.add_argument("--log-format", default="auto", metavar="NAME", help="log format (default: auto)")
+    calls.add_argument("--format", choices=("table", "json"), default="table", help="output format")
     return parser
+
+
+def _score_formats() -> tuple[str, ...]:
+    return ("text", "json", "junit", "github", "markdown")
 
 
 def _sources(files: dict[str, SpecFile]) -> object:
@@ -193,7 +211,76 @@ def _cmd_schema(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     return EXIT_OK
 
 
+def _report_log_diagnostics(diagnostics: Sequence[Diagnostic], err: IO[str]) -> None:
+    if diagnostics:
+        print(diagnostic_report.render(diagnostics, "concise"), file=err)
+
+
+def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    from itertools import chain
+
+    from toolexpect.logs import LogError, open_log
+    from toolexpect.report import score as score_report
+    from toolexpect.scoring import score
+
+    files, empty = _load_all(args.specs)
+    bad = [d for f in files.values() for d in f.diagnostics if d.severity is Severity.ERROR]
+    if bad or empty:
+        _print_diagnostics(bad, files, "full", err)
+        for folder in empty:
+            print(f"toolexpect: no spec files in {folder}", file=err)
+        print("toolexpect: fix the spec errors above before scoring", file=err)
+        return EXIT_USAGE
+    specs = [f.spec for f in files.values() if f.spec is not None]
+    try:
+        readers = [open_log(path, args.log_format) for path in args.log]
+        report = score(specs, chain.from_iterable(readers))
+    except LogError as error:
+        print(diagnostic_report.render([error.diagnostic], "full"), file=err)
+        return EXIT_USAGE
+    _report_log_diagnostics([d for r in readers for d in r.diagnostics], err)
+    stream = out
+    handle = None
+    if args.output:
+        try:
+            handle = open(args.output, "w", encoding="utf-8")  # noqa: SIM115
+        except OSError as error:
+            print(f"toolexpect: cannot write {args.output}: {error.strerror}", file=err)
+            return EXIT_USAGE
+        stream = handle
+    try:
+        stream.write(score_report.render(report, args.format, style=Style(wants_colour(stream))))
+    finally:
+        if handle is not None:
+            handle.close()
+    return EXIT_OK if report.ok else EXIT_FINDINGS
+
+
+def _cmd_calls(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    from toolexpect.logs import LogError, calls_to_json, open_log
+    from toolexpect.report.calls import render_calls_table
+
+    samples = []
+    diagnostics: list[Diagnostic] = []
+    try:
+        for path in args.logs:
+            reader = open_log(path, args.log_format)
+            samples.extend(reader)
+            diagnostics.extend(reader.diagnostics)
+    except LogError as error:
+        print(diagnostic_report.render([error.diagnostic], "full"), file=err)
+        return EXIT_USAGE
+    _report_log_diagnostics(diagnostics, err)
+    if args.format == "json":
+        print(json.dumps(calls_to_json(samples), indent=2, ensure_ascii=False), file=out)
+    else:
+        out.write(render_calls_table(samples))
+    return EXIT_OK
+
+
 _COMMANDS = {
+    "score": _cmd_score,
+    "calls": _cmd_calls,
     "lint": _cmd_lint,
     "format": _cmd_format,
     "compile": _cmd_compile,

@@ -1,0 +1,294 @@
+"""Render a score report: ``text`` for people, ``json``, ``junit``, ``github``, ``markdown``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+from xml.etree import ElementTree as ET
+
+from toolexpect.report.style import Style
+from toolexpect.scoring import CaseOutcome, ScoreReport
+
+__all__ = ["FORMATS", "render", "to_json"]
+
+FORMATS = ("text", "json", "junit", "github", "markdown")
+"""The report formats ``score --format`` accepts."""
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _label(outcome: CaseOutcome) -> str:
+    return f"{outcome.file} › {outcome.case.name}" if outcome.file else outcome.case.name
+
+
+def _failure_lines(outcome: CaseOutcome) -> Iterator[tuple[Any, str]]:
+    """Each failure of a case, with the run it came from when there were several runs."""
+    result = outcome.result
+    runs = result.runs
+    if result.status == "error":
+        yield (None, result.error or "could not be scored")
+        return
+    if len(runs) == 1:
+        for failure in runs[0].failures:
+            yield (failure, failure.message)
+        return
+    for index, run in enumerate(runs, 1):
+        if run.status == "pass":
+            continue
+        for failure in run.failures:
+            yield (failure, f"run {index}: {failure.message}")
+
+
+def _summary(report: ScoreReport) -> str:
+    parts = [f"{report.passed} passed", f"{report.failed} failed"]
+    if report.errors:
+        parts.append(f"{report.errors} error{'s' * (report.errors != 1)}")
+    return ", ".join(parts)
+
+
+def _score_text(outcome: CaseOutcome) -> str:
+    result = outcome.result
+    if result.status == "error":
+        return "error"
+    runs = result.runs
+    if len(runs) > 1:
+        passed = sum(r.status == "pass" for r in runs)
+        return (
+            f"{_fmt(result.score)} mean, {_fmt(result.lowest)} lowest, "
+            f"{passed}/{len(runs)} runs passed"
+        )
+    run = runs[0]
+    if run.score is None:
+        return "requirements only"
+    return f"{_fmt(run.score)}  ({run.matched}/{run.expected} expected calls)"
+
+
+def render_text(report: ScoreReport, style: Style) -> str:
+    """The report for a terminal: a line per case, failures explained beneath, a summary."""
+    marks = {"pass": style("✓", "green"), "fail": style("✗", "red"), "error": style("!", "yellow")}
+    width = max((len(_label(o)) for o in report.cases), default=0)
+    lines: list[str] = []
+    for outcome in report.cases:
+        label = _label(outcome).ljust(width)
+        lines.append(f"{marks[outcome.result.status]} {label}  {_score_text(outcome)}")
+        if outcome.result.status == "pass":
+            continue
+        for failure, message in _failure_lines(outcome):
+            place = ""
+            span = getattr(failure, "span", None)
+            if span is not None and outcome.file:
+                place = style(f"  ({outcome.file}:{span.line})", "dim")
+            first, *rest = message.splitlines() or [""]
+            lines.append(f"    {first}{place}")
+            lines.extend(f"      {line}" for line in rest)
+    for unused in report.unused:
+        name = json.dumps(unused.id) if unused.id is not None else "without id"
+        where = f" (first at {unused.path}:{unused.line})" if unused.path and unused.line else ""
+        lines.append(
+            style("unused", "yellow")
+            + f" sample {name}: {unused.count} run{'s' * (unused.count != 1)}, "
+            f"{unused.reason}{where}"
+        )
+    lines.append("")
+    summary = _summary(report)
+    lines.append(style(summary, "bold", "green" if report.ok else "red"))
+    return "\n".join(lines) + "\n"
+
+
+def _run_json(run: Any) -> dict[str, Any]:
+    return {
+        "status": run.status,
+        "score": run.score,
+        "matched": run.matched,
+        "expected": run.expected,
+        "precision": run.precision,
+        "f1": run.f1,
+        "failures": [_failure_json(f) for f in run.failures],
+    }
+
+
+def _failure_json(failure: Any) -> dict[str, Any]:
+    span = failure.span
+    return {
+        "kind": failure.kind,
+        "message": failure.message,
+        "line": span.line if span else None,
+        "column": span.column if span else None,
+        "details": _plain(failure.details),
+    }
+
+
+def _plain(value: Any) -> Any:
+    """Turn explanation data into JSON data (dataclasses, tuples and mappings included)."""
+    if hasattr(value, "__dataclass_fields__"):
+        return {k: _plain(getattr(value, k)) for k in value.__dataclass_fields__}
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if hasattr(value, "items") and callable(value.items):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
+def to_json(report: ScoreReport) -> dict[str, Any]:
+    """The ``json`` report as data."""
+    cases = []
+    for outcome in report.cases:
+        result = outcome.result
+        runs = result.runs
+        entry: dict[str, Any] = {"file": outcome.file, "case": outcome.case.name, "status": result.status}
+        if result.status == "error":
+            entry.update(
+                {
+                    "score": None,
+                    "matched": None,
+                    "expected": len(outcome.case.expectations),
+                    "precision": None,
+                    "f1": None,
+                    "failures": [{"kind": "error", "message": result.error}],
+                }
+            )
+        elif len(runs) == 1:
+            entry.update(_run_json(runs[0]))
+            entry["status"] = result.status
+        else:
+            entry.update(
+                {
+                    "score": result.score,
+                    "lowest": result.lowest,
+                    "pass_rate": result.pass_rate,
+                    "matched": None,
+                    "expected": len(outcome.case.expectations),
+                    "precision": None,
+                    "f1": None,
+                    "failures": [
+                        {"kind": "runs", "message": f"{sum(r.status != 'pass' for r in runs)} "
+                         f"of {len(runs)} runs failed"}
+                    ]
+                    if result.status != "pass"
+                    else [],
+                    "runs": [_run_json(r) for r in runs],
+                }
+            )
+        cases.append(entry)
+    return {
+        "cases": cases,
+        "unused_samples": [
+            {"id": u.id, "count": u.count, "path": u.path, "line": u.line, "reason": u.reason}
+            for u in report.unused
+        ],
+        "summary": {
+            "cases": len(report.cases),
+            "passed": report.passed,
+            "failed": report.failed,
+            "errors": report.errors,
+        },
+    }
+
+
+def render_junit(report: ScoreReport) -> str:
+    """JUnit XML: one testsuite, one testcase per case, failures and errors with explanations."""
+    suite = ET.Element(
+        "testsuite",
+        name="toolexpect",
+        tests=str(len(report.cases)),
+        failures=str(report.failed),
+        errors=str(report.errors),
+        skipped="0",
+    )
+    for outcome in report.cases:
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            classname=(outcome.file or "toolexpect").replace("/", ".").removesuffix(".expect"),
+            name=outcome.case.name,
+        )
+        result = outcome.result
+        if result.status == "pass":
+            continue
+        text = "\n".join(message for _, message in _failure_lines(outcome))
+        tag = "error" if result.status == "error" else "failure"
+        first = text.splitlines()[0] if text else result.status
+        node = ET.SubElement(case, tag, message=first, type=tag)
+        node.text = text
+    ET.indent(suite)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suite, encoding="unicode") + "\n"
+
+
+def _escape(text: str, *, prop: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def render_github(report: ScoreReport) -> str:
+    """GitHub Actions annotations at the spec line of each failure, then a summary notice."""
+    lines: list[str] = []
+    for outcome in report.cases:
+        if outcome.result.status == "pass":
+            continue
+        level = "error"
+        for failure, message in _failure_lines(outcome):
+            span = getattr(failure, "span", None) or outcome.case.span
+            props = []
+            if outcome.file:
+                props.append(f"file={_escape(outcome.file, prop=True)}")
+            if span is not None:
+                props.append(f"line={span.line}")
+                props.append(f"col={span.column}")
+            props.append(f"title={_escape('toolexpect: ' + outcome.case.name, prop=True)}")
+            lines.append(f"::{level} {','.join(props)}::{_escape(message)}")
+    lines.append(f"::notice title=toolexpect::{_escape(_summary(report))}")
+    return "\n".join(lines) + "\n"
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", "<br>")
+
+
+def render_markdown(report: ScoreReport) -> str:
+    """A Markdown table for a pull-request comment or a job summary, failures beneath."""
+    icon = {"pass": "✅", "fail": "❌", "error": "⚠️"}
+    lines = [
+        "### toolexpect",
+        "",
+        f"**{_summary(report)}**",
+        "",
+        "| | file | case | score |",
+        "| --- | --- | --- | --- |",
+    ]
+    for outcome in report.cases:
+        lines.append(
+            f"| {icon[outcome.result.status]} | {_md(outcome.file or '')} | {_md(outcome.case.name)} "
+            f"| {_md(_score_text(outcome))} |"
+        )
+    failing = [o for o in report.cases if o.result.status != "pass"]
+    if failing:
+        lines += ["", "<details><summary>Failures</summary>", ""]
+        for outcome in failing:
+            lines.append(f"**{_md(_label(outcome))}**")
+            lines.append("")
+            lines.extend(f"- {_md(message)}" for _, message in _failure_lines(outcome))
+            lines.append("")
+        lines.append("</details>")
+    return "\n".join(lines) + "\n"
+
+
+def render(report: ScoreReport, fmt: str = "text", *, style: Style | None = None) -> str:
+    """Render ``report`` in ``fmt`` (one of :data:`FORMATS`)."""
+    if fmt == "json":
+        return json.dumps(to_json(report), indent=2, ensure_ascii=False) + "\n"
+    if fmt == "junit":
+        return render_junit(report)
+    if fmt == "github":
+        return render_github(report)
+    if fmt == "markdown":
+        return render_markdown(report)
+    return render_text(report, style or Style(False))
