@@ -1,0 +1,122 @@
+"""End-to-end throughput of ``toolexpect score`` on a large recorded log.
+
+Generates (fixed seed) a spec of 100 cases and a canonical JSONL log of 1,000 runs per case
+(100,000 samples, about 5 expected and 8 recorded calls each), then prints:
+
+* the time merely decoding the log with the standard ``json`` module takes,
+* the wall time of ``toolexpect score`` on it (a real process, JSON report to a file),
+* samples per second, the ratio of the two, and the peak memory of the scoring process.
+
+Run: ``python bench/bench_score.py [--runs 1000] [--cases 100]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TOOLS = [f"tool_{i}" for i in range(20)]
+CITIES = ["Berlin", "Lisbon", "Rome", "Oslo", "Paris", "Madrid", "Vienna", "Prague"]
+
+
+def _call(rng: random.Random) -> tuple[str, dict[str, object]]:
+    tool = rng.choice(TOOLS)
+    args: dict[str, object] = {"city": rng.choice(CITIES), "days": rng.randint(1, 7)}
+    if rng.random() < 0.3:
+        args["filter"] = {"limit": rng.randint(1, 5), "tags": ["a", "b"]}
+    return tool, args
+
+
+def _literal(value: object) -> str:
+    return json.dumps(value)
+
+
+def generate(folder: Path, cases: int, runs: int, seed: int = 7) -> tuple[Path, Path, int]:
+    """Write the spec and the log; return their paths and the number of samples."""
+    rng = random.Random(seed)
+    spec_lines: list[str] = []
+    expected: dict[str, list[tuple[str, dict[str, object]]]] = {}
+    for c in range(cases):
+        name = f"case {c}"
+        calls = [_call(rng) for _ in range(5)]
+        expected[name] = calls
+        spec_lines.append(f'case "{name}" {{')
+        for tool, args in calls:
+            rendered = ", ".join(f"{k}={_literal(v)}" for k, v in args.items())
+            spec_lines.append(f"    expect {tool}({rendered})")
+        spec_lines.append("    require accuracy >= 0.8")
+        spec_lines.append("}")
+        spec_lines.append("")
+    spec = folder / "bench.expect"
+    spec.write_text("\n".join(spec_lines), encoding="utf-8")
+    log = folder / "bench.jsonl"
+    count = 0
+    with log.open("w", encoding="utf-8") as out:
+        for _ in range(runs):
+            for name, calls in expected.items():
+                recorded = [
+                    {"name": t, "arguments": dict(a)} for t, a in calls if rng.random() < 0.9
+                ]
+                while len(recorded) < 8:
+                    tool, args = _call(rng)
+                    recorded.append({"name": tool, "arguments": args})
+                rng.shuffle(recorded)
+                out.write(json.dumps({"id": name, "tool_calls": recorded}) + "\n")
+                count += 1
+    return spec, log, count
+
+
+def main() -> int:
+    """Generate the corpus, time decoding and scoring, print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=100)
+    parser.add_argument("--runs", type=int, default=1000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        spec, log, count = generate(folder, args.cases, args.runs)
+        size = log.stat().st_size
+        start = time.perf_counter()
+        with log.open("rb") as handle:
+            for line in handle:
+                json.loads(line)
+        decode = time.perf_counter() - start
+        report = folder / "report.json"
+        command = [
+            sys.executable,
+            "-m",
+            "toolexpect",
+            "score",
+            str(spec),
+            "--log",
+            str(log),
+            "--format",
+            "json",
+            "-o",
+            str(report),
+        ]
+        start = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True)
+        wall = time.perf_counter() - start
+        peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        if done.returncode not in (0, 1):
+            print(done.stderr, file=sys.stderr)
+            return 2
+        summary = json.loads(report.read_text(encoding="utf-8"))["summary"]
+    print(f"log: {count:,} samples, {size / 1e6:.1f} MB; cases: {summary}")
+    print(f"json.loads alone:        {decode:7.2f} s  ({count / decode:,.0f} samples/s)")
+    print(f"toolexpect score (e2e):  {wall:7.2f} s  ({count / wall:,.0f} samples/s; target >= 50,000)")
+    print(f"ratio score / decode:    {wall / decode:7.2f}x (target <= 3x)")
+    print(f"peak memory of score:    {peak_kib / 1024:7.1f} MiB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
