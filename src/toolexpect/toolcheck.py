@@ -13,6 +13,7 @@ separate from any accuracy score.
 from __future__ import annotations
 
 import difflib
+import json
 import math
 import re
 from collections.abc import Iterator, Sequence
@@ -358,7 +359,7 @@ def _check_matcher(
     if op in (Op.ANY, Op.ABSENT):
         return
     if op is Op.EQ:
-        yield from _check_pattern(arg.value, node, where, span, schemas, top=True)
+        yield from _check_pattern(arg.value, node, where, span, schemas)
     elif op is Op.IN:
         for value in arg.values:
             errors = schemas.errors(value, node)
@@ -396,11 +397,11 @@ def _check_matcher(
                     help="change the bound to one inside the parameter's range",
                 )
     elif op is Op.PARTIAL:
-        yield from _check_pattern(arg.value, node, where, span, schemas, top=True)
+        yield from _check_pattern(arg.value, node, where, span, schemas)
 
 
 def _show(value: Any) -> str:
-    return repr(value) if not isinstance(value, str) else f'"{value}"'
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _has_partial(pattern: Pattern) -> bool:
@@ -419,8 +420,6 @@ def _check_pattern(
     where: str,
     span: Span | None,
     schemas: _ToolSchema,
-    *,
-    top: bool,
 ) -> Iterator[Diagnostic]:
     """Check a literal (which may hold partial objects) against the subschema at ``node``."""
     if not _has_partial(pattern):
@@ -455,9 +454,7 @@ def _check_pattern(
                     help=_unknown_help(key, _declared(props)),
                 )
             elif target.schema is not True:
-                yield from _check_pattern(
-                    value, target, f"key {key!r} of {where}", span, schemas, top=False
-                )
+                yield from _check_pattern(value, target, f"key {key!r} of {where}", span, schemas)
     elif isinstance(pattern, list):
         if "array" not in types:
             yield make(
@@ -479,9 +476,7 @@ def _check_pattern(
                 continue
             if item_node.schema is True:
                 continue
-            yield from _check_pattern(
-                item, item_node, f"item {index} of {where}", span, schemas, top=False
-            )
+            yield from _check_pattern(item, item_node, f"item {index} of {where}", span, schemas)
 
 
 def _number(value: Any) -> float | None:
