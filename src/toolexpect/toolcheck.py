@@ -106,8 +106,8 @@ class _ToolSchema:
         validator = self.validator.evolve(schema=node.schema, _resolver=node.resolver)
         try:
             return list(validator.iter_errors(value))
-        except Unresolvable:
-            return []
+        except (Unresolvable, RecursionError):
+            return []  # a reference that loops or fails: nothing can be said about the value
 
 
 def _child(node: _Node, key: str) -> _Node:
@@ -443,7 +443,7 @@ def _check_pattern(
             )
             return
         entries = pattern.entries if isinstance(pattern, PartialObject) else pattern
-        props, extra, is_open = _properties(schemas, node)
+        props, extra, is_open = _properties(schemas, _object_branch(schemas, node))
         for key, value in entries.items():
             target = _lookup(props, extra, is_open, key)
             if target is None:
@@ -477,6 +477,27 @@ def _check_pattern(
             if item_node.schema is True:
                 continue
             yield from _check_pattern(item, item_node, f"item {index} of {where}", span, schemas)
+
+
+def _object_branch(schemas: _ToolSchema, node: _Node, depth: int = 0) -> _Node:
+    """The node that describes the object: the node itself, or its only object alternative.
+
+    ``Optional[dict]`` and ``{"anyOf": [{"type": "object", …}, {"type": "null"}]}`` keep
+    their properties in one ``anyOf``/``oneOf`` branch.
+    """
+    resolved = schemas.deref(node)
+    schema = resolved.schema
+    if (
+        not isinstance(schema, dict)
+        or {"properties", "additionalProperties"} & set(schema)
+        or depth > _MAX_DEPTH
+    ):
+        return resolved
+    for key in ("anyOf", "oneOf"):
+        branches = [m for m in _members(resolved, key) if "object" in _types(schemas, m)]
+        if len(branches) == 1:
+            return _object_branch(schemas, branches[0], depth + 1)
+    return resolved
 
 
 def _number(value: Any) -> float | None:

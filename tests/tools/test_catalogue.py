@@ -122,7 +122,9 @@ def test_invalid_json_points_at_the_place() -> None:
     with pytest.raises(CatalogueError) as raised:
         load_catalogue(str(FIXTURES / "bad_json.json"))
     span = raised.value.diagnostic.span
-    assert span is not None and span.line == 1 and span.column == 48  # the "}" after the trailing comma
+    assert (
+        span is not None and span.line == 1 and span.column == 48
+    )  # the "}" after the trailing comma
 
 
 def test_unknown_format_is_t505_listing_the_formats() -> None:
