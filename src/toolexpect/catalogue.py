@@ -48,6 +48,7 @@ FORMATS: tuple[str, ...] = ("auto", "openai", "responses", "anthropic", "mcp", "
 
 _EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
 _MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
+_DATA_SUFFIXES = (".json", ".yaml", ".yml")
 _EXPECTED = {
     "openai": '{"type": "function", "function": {"name": …, "parameters": {…}}}',
     "responses": '{"type": "function", "name": …, "parameters": {…}}',
@@ -129,7 +130,9 @@ def load_catalogue(path: str, fmt: str = "auto") -> Catalogue:
 def _looks_like_python(path: str, file: Path) -> bool:
     if file.suffix == ".py":
         return True
-    return not file.exists() and bool(_MODULE_NAME.match(path)) and "." in path
+    if file.suffix.lower() in _DATA_SUFFIXES or file.exists():
+        return False
+    return bool(_MODULE_NAME.match(path)) and PathFinder.find_spec(path.split(".")[0]) is not None
 
 
 def _read_text(file: Path) -> str:

@@ -213,7 +213,7 @@ def test_python_module_name_is_found_without_importing_its_package(
 def test_python_module_that_does_not_exist_is_t505() -> None:
     """A module name that is not on the search path is refused with a clear message."""
     with pytest.raises(CatalogueError, match="no Python module 'nosuchpkg_xyz'"):
-        load_catalogue("nosuchpkg_xyz.tools")
+        load_catalogue("nosuchpkg_xyz.tools", "python")
 
 
 def test_python_source_with_a_syntax_error_is_t505() -> None:
@@ -250,3 +250,32 @@ def test_catalogue_is_frozen() -> None:
     catalogue = Catalogue(tools={})
     with pytest.raises(AttributeError):
         catalogue.format = "x"  # type: ignore[misc]
+
+
+def test_remote_references_are_not_fetched() -> None:
+    """A ``$ref`` to a URL is unresolvable (T505): nothing is fetched over the network."""
+    data = [
+        {
+            "name": "f",
+            "input_schema": {
+                "type": "object",
+                "properties": {"a": {"$ref": "https://example.com/schemas/a.json"}},
+            },
+        }
+    ]
+    with pytest.raises(CatalogueError, match="does not resolve"):
+        catalogue_from_data(data, path="remote.json")
+
+
+def test_missing_json_file_is_not_taken_for_a_module_name() -> None:
+    """``tools.json`` that does not exist is a missing file, not a module ``tools``."""
+    with pytest.raises(CatalogueError, match="no such catalogue file"):
+        load_catalogue("no_such_dir_xyz/tools.json")
+    with pytest.raises(CatalogueError, match="no such catalogue file"):
+        load_catalogue("tools.json")
+
+
+def test_forced_python_format_reports_a_missing_module() -> None:
+    """With ``fmt="python"`` a name that is no module is T505 naming it."""
+    with pytest.raises(CatalogueError, match="no Python module 'nosuchpkg_xyz'"):
+        load_catalogue("nosuchpkg_xyz", "python")
