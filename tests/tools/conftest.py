@@ -1,0 +1,18 @@
+"""Shared helpers for the tool-catalogue tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolexpect.model import Spec, from_document
+from toolexpect.parse import parse_text
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "tools"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def spec_of(text: str, path: str | None = None) -> Spec:
+    """Parse spec text into the typed model, failing on any parse diagnostic."""
+    result = parse_text(text, "t")
+    assert not result.diagnostics, result.diagnostics
+    return from_document(result.document, path=path)
