@@ -10,11 +10,12 @@ import argparse
 import difflib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
 from toolexpect import __version__
+from toolexpect.calls import RecordedSample
 from toolexpect.diagnostics import Diagnostic, Severity
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.style import Style, wants_colour
@@ -69,6 +70,10 @@ def _build_parser() -> argparse.ArgumentParser:
     score.add_argument("--log-format", default="auto", metavar="NAME", help="log format (default: auto)")
     score.add_argument("--format", choices=_score_formats(), default="text", help="report format")
     score.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
+    score.add_argument(
+        "--tools", metavar="CATALOG", help="also flag recorded calls that break their tool's schema"
+    )
+    score.add_argument("--tools-format", default="auto", metavar="NAME", help="catalogue format")
 
     calls = commands.add_parser("calls", help="print the tool calls found in recorded logs")
     calls.add_argument("logs", nargs="+", metavar="LOG", help="recorded logs")
@@ -118,8 +123,49 @@ def _load_all(paths: Sequence[str]) -> tuple[dict[str, SpecFile], list[str]]:
     return files, missing
 
 
+def _configured_tools(start: Path) -> str | None:
+    """The ``tools`` setting of ``[tool.toolexpect]`` in the nearest pyproject.toml."""
+    import tomllib
+
+    for folder in (start, *start.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, tomllib.TOMLDecodeError):
+                return None
+            value = data.get("tool", {}).get("toolexpect", {}).get("tools")
+            if isinstance(value, str) and value:
+                return str(folder / value) if not Path(value).is_absolute() else value
+            return None
+    return None
+
+
+def _load_tools(path: str | None, fmt: str, err: IO[str]) -> tuple[object | None, bool]:
+    """The catalogue at ``path`` (None when not asked for); False when it cannot be read."""
+    if not path:
+        return None, True
+    from toolexpect.catalogue import CatalogueError, load_catalogue
+
+    try:
+        return load_catalogue(path, fmt), True
+    except CatalogueError as error:
+        print(diagnostic_report.render([error.diagnostic], "full"), file=err)
+        return None, False
+
+
 def _cmd_lint(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     files, empty = _load_all(args.paths)
+    catalogue, readable = _load_tools(args.tools or _configured_tools(Path.cwd()), args.tools_format, err)
+    if not readable:
+        return EXIT_USAGE
+    if catalogue is not None:
+        from toolexpect.toolcheck import check_spec
+
+        for loaded in files.values():
+            if loaded.spec is not None:
+                loaded.diagnostics.extend(check_spec(loaded.spec, catalogue))  # type: ignore[arg-type]
+                loaded.diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
     diagnostics = [d for f in files.values() for d in f.diagnostics]
     _print_diagnostics(diagnostics, files, args.format, out)
     for folder in empty:
@@ -232,12 +278,23 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         print("toolexpect: fix the spec errors above before scoring", file=err)
         return EXIT_USAGE
     specs = [f.spec for f in files.values() if f.spec is not None]
+    catalogue, readable = _load_tools(args.tools, args.tools_format, err)
+    if not readable:
+        return EXIT_USAGE
     try:
         readers = [open_log(path, args.log_format) for path in args.log]
-        report = score(specs, chain.from_iterable(readers))
+        samples = chain.from_iterable(readers)
+        findings: list[object] = []
+        if catalogue is not None:
+            samples = _checked(samples, catalogue, findings)
+        report = score(specs, samples)
     except LogError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
+    if findings:
+        from dataclasses import replace
+
+        report = replace(report, call_findings=tuple(findings))  # type: ignore[arg-type]
     _report_log_diagnostics([d for r in readers for d in r.diagnostics], err)
     stream = out
     handle = None
@@ -254,6 +311,17 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         if handle is not None:
             handle.close()
     return EXIT_OK if report.ok else EXIT_FINDINGS
+
+
+def _checked(samples: Iterator[RecordedSample], catalogue: object, found: list[object]) -> Iterator[RecordedSample]:
+    """Pass samples through, collecting the calls that break their tool's schema."""
+    from toolexpect.scoring import SampleFinding
+    from toolexpect.toolcheck import check_calls
+
+    for sample in samples:
+        for finding in check_calls(sample.calls, catalogue):  # type: ignore[arg-type]
+            found.append(SampleFinding(sample.id, sample.path, sample.line, finding))
+        yield sample
 
 
 def _cmd_calls(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:

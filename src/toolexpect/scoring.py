@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from toolexpect.calls import RecordedSample
 from toolexpect.matching import CaseResult, CompiledCase, RunAccumulator
 from toolexpect.model import Case, Spec
+from toolexpect.toolcheck import CallFinding
 
-__all__ = ["CaseOutcome", "ScoreReport", "UnusedSample", "score"]
+__all__ = ["CaseOutcome", "SampleFinding", "ScoreReport", "UnusedSample", "score"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +28,16 @@ class UnusedSample:
     path: str | None
     line: int | None
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SampleFinding:
+    """A recorded call that breaks its tool's schema, with the sample it was found in."""
+
+    sample_id: str | None
+    path: str | None
+    line: int | None
+    finding: CallFinding
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +55,7 @@ class ScoreReport:
 
     cases: tuple[CaseOutcome, ...]
     unused: tuple[UnusedSample, ...] = field(default=())
+    call_findings: tuple[SampleFinding, ...] = field(default=())
 
     @property
     def passed(self) -> int:

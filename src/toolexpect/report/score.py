@@ -92,6 +92,14 @@ def render_text(report: ScoreReport, style: Style) -> str:
             + f" sample {name}: {unused.count} run{'s' * (unused.count != 1)}, "
             f"{unused.reason}{where}"
         )
+    for item in report.call_findings:
+        sample = json.dumps(item.sample_id) if item.sample_id is not None else "without id"
+        where = f" ({item.path}:{item.line})" if item.path and item.line else ""
+        lines.append(
+            style("schema", "yellow")
+            + f" sample {sample}, call #{item.finding.index + 1} {item.finding.tool}: "
+            f"{item.finding.message}{where}"
+        )
     lines.append("")
     summary = _summary(report)
     lines.append(style(summary, "bold", "green" if report.ok else "red"))
@@ -182,6 +190,18 @@ def to_json(report: ScoreReport) -> dict[str, Any]:
         "unused_samples": [
             {"id": u.id, "count": u.count, "path": u.path, "line": u.line, "reason": u.reason}
             for u in report.unused
+        ],
+        "call_findings": [
+            {
+                "sample": f.sample_id,
+                "path": f.path,
+                "line": f.line,
+                "call": f.finding.index + 1,
+                "tool": f.finding.tool,
+                "argument": f.finding.argument,
+                "message": f.finding.message,
+            }
+            for f in report.call_findings
         ],
         "summary": {
             "cases": len(report.cases),
