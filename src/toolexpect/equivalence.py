@@ -215,10 +215,9 @@ def value_key(value: Any) -> Hashable:
     strings by themselves, ``null`` by ``None``, booleans and containers by tagged tuples.
     """
     kind = type(value)
-    if kind is str:
-        return value
-    if kind is int:
-        return value
+    if kind is str or kind is int:
+        key: Hashable = value
+        return key
     if value is None:
         return None
     if kind is bool:
