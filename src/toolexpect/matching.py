@@ -340,12 +340,35 @@ def _source_call(expectation: Expectation) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _regex(pattern: str) -> Any:
-    """The compiled RE2 pattern, or ``None`` when RE2 cannot compile it (it matches nothing)."""
+def _regex(pattern: str) -> Callable[[str], bool] | None:
+    """A search function for an RE2 pattern, compiled once; ``None`` when RE2 rejects it.
+
+    The search runs on the UTF-8 bytes of the text (lone surrogates, which JSON allows, are
+    passed through instead of raising), through the compiled RE2 object directly when the
+    ``re2`` module exposes it, else through its public ``search``.
+    """
     try:
-        return re2.compile(pattern)
+        compiled = re2.compile(pattern)
     except Exception:  # re2.error, or a TypeError/ValueError from a bad pattern
         return None
+    raw = getattr(compiled, "_regexp", None)
+    anchor = getattr(getattr(re2, "_Anchor", None), "UNANCHORED", None)
+    if raw is not None and anchor is not None and hasattr(raw, "Match"):
+        match = raw.Match
+
+        def search_bytes(text: str) -> bool:
+            data = text.encode("utf-8", "surrogatepass")
+            return bool(match(anchor, data, 0, len(data))[0][0] >= 0)
+
+        return search_bytes
+
+    def search_text(text: str) -> bool:
+        try:
+            return compiled.search(text) is not None
+        except UnicodeEncodeError:
+            return False
+
+    return search_text
 
 
 def _never(arguments: Mapping[str, Any]) -> bool:
@@ -378,9 +401,6 @@ _COST: dict[Op, int] = {
     Op.REGEX: 5,
 }
 """Rough cost of each test: an expectation tests cheap matchers first and stops at a miss."""
-
-_REGEX_MEMO = 4096
-"""Each regex matcher remembers this many recent (string, found) results."""
 
 
 def _compile_eq(name: str, value: Any) -> Check:
@@ -452,19 +472,9 @@ def _compile_present(matcher: ArgMatcher) -> Check:
         if regex is None:
             return _never
 
-        memo: dict[str, bool] = {}
-
         def search(a: Mapping[str, Any]) -> bool:
             got = a.get(name, _MISSING)
-            if type(got) is not str:
-                return False
-            found = memo.get(got)
-            if found is None:
-                found = regex.search(got) is not None
-                if len(memo) >= _REGEX_MEMO:
-                    memo.clear()
-                memo[got] = found
-            return found
+            return type(got) is str and regex(got)
 
         return search
     if op is Op.APPROX:
