@@ -149,7 +149,11 @@ def test_openai_completion_parallel_calls() -> None:
                     "search_hotels",
                     {
                         "city": "Paris",
-                        "filters": {"stars": [4, 5], "max_price": 250.0, "amenities": {"wifi": True}},
+                        "filters": {
+                            "stars": [4, 5],
+                            "max_price": 250.0,
+                            "amenities": {"wifi": True},
+                        },
                     },
                     "call_Cd34",
                     raw=hotels,
@@ -329,7 +333,9 @@ def test_anthropic_message_blocks() -> None:
                     {"location": "San Francisco, CA", "unit": "fahrenheit"},
                     "toolu_01A09q90qw90lq917835lq9",
                 ),
-                call("get_weather", {"location": "New York, NY", "unit": "fahrenheit"}, "toolu_01B"),
+                call(
+                    "get_weather", {"location": "New York, NY", "unit": "fahrenheit"}, "toolu_01B"
+                ),
                 call(
                     "web_search",
                     {"query": "claude shannon birth date"},
@@ -460,7 +466,13 @@ def test_langchain_messages_to_dict_conversation() -> None:
     fmt, samples, _ = read("langchain/messages_to_dict.json")
     assert fmt == "langchain"
     assert summary(samples) == [
-        (None, [call("multiply", {"a": 3, "b": 12}, "call_m1"), call("add", {"a": 11, "b": 49}, "call_a1")])
+        (
+            None,
+            [
+                call("multiply", {"a": 3, "b": 12}, "call_m1"),
+                call("add", {"a": 11, "b": 49}, "call_a1"),
+            ],
+        )
     ]
 
 

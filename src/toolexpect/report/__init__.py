@@ -1,0 +1,1 @@
+"""Rendering for people and machines: the only place that formats text."""
