@@ -73,7 +73,7 @@ def test_forced_format_that_fits() -> None:
     """Forcing the right format reads the same samples as detection."""
     reader = open_log(FIXTURES / "mcp/session.jsonl", "mcp")
     assert reader.format == "mcp"
-    assert len(list(reader)[0].calls) == 2
+    assert len(next(iter(reader)).calls) == 2
 
 
 def test_unknown_format_name() -> None:
