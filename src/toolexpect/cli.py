@@ -50,6 +50,12 @@ def _build_parser() -> argparse.ArgumentParser:
     lint = commands.add_parser("lint", help="check spec files and report problems")
     lint.add_argument("paths", nargs="+", metavar="PATH", help="spec files or folders")
     lint.add_argument("--format", choices=diagnostic_report.FORMATS, default="full", help="output format")
+    lint.add_argument(
+        "--tools",
+        metavar="CATALOG",
+        help="check specs against a tool catalogue (default: tools in [tool.toolexpect] of pyproject.toml)",
+    )
+    lint.add_argument("--tools-format", default="auto", metavar="NAME", help="catalogue format")
 
     fmt = commands.add_parser("format", help="rewrite spec files in the canonical layout")
     fmt.add_argument("paths", nargs="+", metavar="PATH", help="spec files or folders")
@@ -283,7 +289,7 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         return EXIT_USAGE
     try:
         readers = [open_log(path, args.log_format) for path in args.log]
-        samples = chain.from_iterable(readers)
+        samples: Iterator[RecordedSample] = chain.from_iterable(readers)
         findings: list[object] = []
         if catalogue is not None:
             samples = _checked(samples, catalogue, findings)
@@ -313,7 +319,9 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     return EXIT_OK if report.ok else EXIT_FINDINGS
 
 
-def _checked(samples: Iterator[RecordedSample], catalogue: object, found: list[object]) -> Iterator[RecordedSample]:
+def _checked(
+    samples: Iterator[RecordedSample], catalogue: object, found: list[object]
+) -> Iterator[RecordedSample]:
     """Pass samples through, collecting the calls that break their tool's schema."""
     from toolexpect.scoring import SampleFinding
     from toolexpect.toolcheck import check_calls
@@ -328,7 +336,7 @@ def _cmd_calls(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from toolexpect.logs import LogError, calls_to_json, open_log
     from toolexpect.report.calls import render_calls_table
 
-    samples = []
+    samples: list[RecordedSample] = []
     diagnostics: list[Diagnostic] = []
     try:
         for path in args.logs:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from toolexpect.calls import RecordedSample
-from toolexpect.matching import CaseResult, CompiledCase, RunAccumulator
+from toolexpect.matching import CaseAccumulator, CaseResult, CompiledCase, RunResult, compile_case
 from toolexpect.model import Case, Spec
 from toolexpect.toolcheck import CallFinding
 
@@ -47,6 +47,7 @@ class CaseOutcome:
     file: str | None
     case: Case
     result: CaseResult
+    runs: tuple[RunResult, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +83,14 @@ class ScoreReport:
 class _Slot:
     file: str | None
     case: Case
-    accumulator: RunAccumulator
+    compiled: CompiledCase
+    accumulator: CaseAccumulator
+    runs: list[RunResult] = field(default_factory=list)
+
+    def add(self, calls: tuple[object, ...]) -> None:
+        run = self.compiled.evaluate(calls)  # type: ignore[arg-type]
+        self.accumulator.add(run)
+        self.runs.append(run)
 
 
 def score(specs: Sequence[Spec], samples: Iterable[RecordedSample]) -> ScoreReport:
@@ -91,7 +99,7 @@ def score(specs: Sequence[Spec], samples: Iterable[RecordedSample]) -> ScoreRepo
     by_name: dict[str, list[_Slot]] = {}
     for spec in specs:
         for case in spec.cases:
-            slot = _Slot(spec.path, case, RunAccumulator(CompiledCase(case)))
+            slot = _Slot(spec.path, case, compile_case(case), CaseAccumulator(case))
             slots.append(slot)
             by_name.setdefault(case.name, []).append(slot)
     only = slots[0] if len(slots) == 1 else None
@@ -108,8 +116,10 @@ def score(specs: Sequence[Spec], samples: Iterable[RecordedSample]) -> ScoreRepo
                 entry[0] = int(entry[0]) + 1  # type: ignore[call-overload]
             continue
         for slot in targets:
-            slot.accumulator.add(sample.calls)
-    outcomes = tuple(CaseOutcome(s.file, s.case, s.accumulator.result()) for s in slots)
+            slot.add(sample.calls)
+    outcomes = tuple(
+        CaseOutcome(s.file, s.case, s.accumulator.result(), tuple(s.runs)) for s in slots
+    )
     names = len(slots)
     return ScoreReport(
         cases=outcomes,

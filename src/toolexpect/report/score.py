@@ -21,25 +21,48 @@ def _fmt(value: float | None) -> str:
 
 
 def _label(outcome: CaseOutcome) -> str:
-    return f"{outcome.file} › {outcome.case.name}" if outcome.file else outcome.case.name
+    return f"{outcome.file} :: {outcome.case.name}" if outcome.file else outcome.case.name
+
+
+_MAX_RUNS_SHOWN = 5
 
 
 def _failure_lines(outcome: CaseOutcome) -> Iterator[tuple[Any, str]]:
     """Each failure of a case, with the run it came from when there were several runs."""
     result = outcome.result
-    runs = result.runs
-    if result.status == "error":
-        yield (None, result.error or "could not be scored")
-        return
+    runs = outcome.runs
+    for failure in result.failures:
+        yield (failure, failure.message)
     if len(runs) == 1:
         for failure in runs[0].failures:
             yield (failure, failure.message)
         return
+    shown = 0
     for index, run in enumerate(runs, 1):
         if run.status == "pass":
             continue
+        shown += 1
+        if shown > _MAX_RUNS_SHOWN:
+            rest = sum(r.status != "pass" for r in runs[index - 1 :])
+            yield (None, f"... and {rest} more failing run{'s' * (rest != 1)}")
+            return
         for failure in run.failures:
             yield (failure, f"run {index}: {failure.message}")
+
+
+def _explained(failure: Any, message: str) -> str:
+    """A failure's message, with an unmatched expectation's closest call spread over lines."""
+    if getattr(failure, "kind", None) != "unmatched" or "; closest call #" not in message:
+        return message
+    head, _, _ = message.partition("; closest call #")
+    prefix = message[: len(message) - len(message.lstrip())]
+    closest = failure.details.get("closest") or ()
+    if not closest:
+        return message
+    best = closest[0]
+    lines = [f"{prefix}{head}", f"closest: call #{best.call + 1}"]
+    lines.extend(f"  {arg.message}" for arg in best.args if not arg.holds)
+    return "\n".join(lines)
 
 
 def _summary(report: ScoreReport) -> str:
@@ -51,14 +74,13 @@ def _summary(report: ScoreReport) -> str:
 
 def _score_text(outcome: CaseOutcome) -> str:
     result = outcome.result
-    if result.status == "error":
+    runs = outcome.runs
+    if result.status == "error" or not runs:
         return "error"
-    runs = result.runs
     if len(runs) > 1:
-        passed = sum(r.status == "pass" for r in runs)
         return (
-            f"{_fmt(result.score)} mean, {_fmt(result.lowest)} lowest, "
-            f"{passed}/{len(runs)} runs passed"
+            f"{_fmt(result.mean_score)} mean, {_fmt(result.min_score)} lowest, "
+            f"{result.passed}/{result.runs} runs passed"
         )
     run = runs[0]
     if run.score is None:
@@ -81,9 +103,9 @@ def render_text(report: ScoreReport, style: Style) -> str:
             span = getattr(failure, "span", None)
             if span is not None and outcome.file:
                 place = style(f"  ({outcome.file}:{span.line})", "dim")
-            first, *rest = message.splitlines() or [""]
-            lines.append(f"    {first}{place}")
-            lines.extend(f"      {line}" for line in rest)
+            first, *rest = _explained(failure, message).splitlines() or [""]
+            lines.append(f"    {style('✗', 'red')} {first}{place}")
+            lines.extend(f"        {line}" for line in rest)
     for unused in report.unused:
         name = json.dumps(unused.id) if unused.id is not None else "without id"
         where = f" (first at {unused.path}:{unused.line})" if unused.path and unused.line else ""
@@ -149,41 +171,34 @@ def to_json(report: ScoreReport) -> dict[str, Any]:
     cases = []
     for outcome in report.cases:
         result = outcome.result
-        runs = result.runs
-        entry: dict[str, Any] = {"file": outcome.file, "case": outcome.case.name, "status": result.status}
-        if result.status == "error":
-            entry.update(
-                {
-                    "score": None,
-                    "matched": None,
-                    "expected": len(outcome.case.expectations),
-                    "precision": None,
-                    "f1": None,
-                    "failures": [{"kind": "error", "message": result.error}],
-                }
-            )
-        elif len(runs) == 1:
+        runs = outcome.runs
+        entry: dict[str, Any] = {
+            "file": outcome.file,
+            "case": outcome.case.name,
+            "status": result.status,
+        }
+        case_failures = [_failure_json(f) for f in result.failures]
+        if len(runs) == 1:
             entry.update(_run_json(runs[0]))
-            entry["status"] = result.status
+            entry["failures"] = case_failures + entry["failures"]
         else:
             entry.update(
                 {
-                    "score": result.score,
-                    "lowest": result.lowest,
+                    "score": result.mean_score,
+                    "lowest": result.min_score,
                     "pass_rate": result.pass_rate,
                     "matched": None,
                     "expected": len(outcome.case.expectations),
                     "precision": None,
                     "f1": None,
-                    "failures": [
-                        {"kind": "runs", "message": f"{sum(r.status != 'pass' for r in runs)} "
-                         f"of {len(runs)} runs failed"}
-                    ]
-                    if result.status != "pass"
-                    else [],
-                    "runs": [_run_json(r) for r in runs],
+                    "failures": case_failures,
                 }
             )
+            if runs:
+                entry["runs"] = [_run_json(r) for r in runs]
+        if result.status == "error":
+            entry["score"] = None
+        entry["status"] = result.status
         cases.append(entry)
     return {
         "cases": cases,
