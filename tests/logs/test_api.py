@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, call, summary
+from logs_support import FIXTURES, call, summary
 
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.logs import (

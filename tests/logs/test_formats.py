@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import call, read, summary
+from logs_support import call, read, summary
 
 from toolexpect.logs import LOG_FORMATS
 
@@ -65,7 +65,7 @@ def test_canonical_jsonl_samples() -> None:
 
 def test_canonical_places_calls_and_diagnostics() -> None:
     """Calls and R401/R403 carry the file and line they came from."""
-    from conftest import FIXTURES
+    from logs_support import FIXTURES
 
     from toolexpect.logs import open_log
 

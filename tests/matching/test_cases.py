@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import calls_of, case_of
+from matching_support import calls_of, case_of
 
 from toolexpect.matching import evaluate, tool_call_accuracy
 

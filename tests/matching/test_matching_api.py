@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 import pytest
-from conftest import case_of
+from matching_support import case_of
 
 from toolexpect import matching
 from toolexpect.calls import ToolCall

@@ -17,7 +17,7 @@ from toolexpect.catalogue import (
 )
 from toolexpect.diagnostics import Severity
 
-from .conftest import FIXTURES
+from .tools_support import FIXTURES
 
 FORMAT_FILES = [
     ("openai.json", "openai"),

@@ -7,7 +7,7 @@ import pytest
 from toolexpect.catalogue import load_catalogue
 from toolexpect.toolcheck import check_spec
 
-from .conftest import ROOT, spec_of
+from .tools_support import ROOT, spec_of
 
 CATALOGUE = str(ROOT / "specs" / "tools.json")
 

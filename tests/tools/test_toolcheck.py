@@ -9,7 +9,7 @@ from toolexpect.catalogue import catalogue_from_data, load_catalogue
 from toolexpect.diagnostics import Severity
 from toolexpect.toolcheck import CallFinding, check_calls, check_spec
 
-from .conftest import FIXTURES, spec_of
+from .tools_support import FIXTURES, spec_of
 
 ALL_FORMATS = [
     "openai.json",
