@@ -1,0 +1,234 @@
+"""Value semantics: when a recorded argument value is equivalent to an expected one.
+
+Two rules, after LANGUAGE.md section 1:
+
+* **top level** (the argument value itself): a number (``int`` or ``float``, never ``bool``)
+  equals any number of the same exact decimal value, taken from its shortest representation
+  (``Decimal(repr(x))``), so ``5 == 5.0``, ``1.50 == 1.5`` and ``2e23 == 200000000000000000000000``;
+* **nested** (inside a list or an object): strict equality with types, so nested ``5`` is not
+  nested ``5.0`` and nested ``-0.0`` is not nested ``0.0``.
+
+At any depth: NaN equals nothing (not even NaN), a boolean is never a number, ``null`` equals
+only ``null``, strings compare exactly, object key order is ignored and list order is kept.
+A :class:`~toolexpect.model.PartialObject` in a pattern matches any object that holds at least
+its keys, each value matching by the nested rules.
+
+Everything here walks values with an explicit stack: recorded logs are untrusted and a value
+nested 100,000 deep must not raise ``RecursionError``.
+
+The key functions give a hashable value per equivalence class, for indexing: two values are
+equivalent exactly when their keys are equal (a NaN anywhere gives a key equal to nothing).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable
+from decimal import Decimal
+from typing import Any
+
+from toolexpect.model import PartialObject
+
+__all__ = [
+    "equivalent",
+    "is_number",
+    "matches_pattern",
+    "nested_key",
+    "number_value",
+    "pattern_key",
+    "strict_equal",
+    "value_key",
+]
+
+
+def is_number(value: object) -> bool:
+    """True for an ``int`` or ``float`` that is not a ``bool``."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def number_value(value: object) -> int | Decimal | None:
+    """The exact decimal value of a top-level number; ``None`` for NaN and non-numbers.
+
+    An ``int`` is returned as it is (it compares and hashes exactly like its ``Decimal``);
+    a ``float`` becomes ``Decimal(repr(value))``, the decimal of its shortest representation.
+    Infinities are kept (``Decimal("Infinity")``).
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        if value != value:
+            return None
+        return Decimal(repr(value))
+    return None
+
+
+class _Unique:
+    """A key equal only to itself: the key of a value holding NaN, which equals nothing."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<NaN key>"
+
+
+def _float_equal(expected: float, actual: float) -> bool:
+    """Strict float equality: NaN never equal, ``-0.0`` is not ``0.0``."""
+    if expected != actual:  # also true for NaN
+        return False
+    return expected != 0.0 or math.copysign(1.0, expected) == math.copysign(1.0, actual)
+
+
+def matches_pattern(pattern: Any, actual: Any) -> bool:
+    """True when ``actual`` matches ``pattern`` by the nested (strict) rules, at any depth.
+
+    ``pattern`` is a JSON value in which objects may be :class:`PartialObject`; a plain
+    object must have exactly the same keys, a partial one at least its keys.
+    """
+    stack: list[tuple[Any, Any]] = [(pattern, actual)]
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        expected, got = pop()
+        kind = type(expected)
+        if kind is str:
+            if type(got) is not str or got != expected:
+                return False
+        elif expected is None:
+            if got is not None:
+                return False
+        elif kind is bool:
+            if got is not expected:
+                return False
+        elif kind is int:
+            if type(got) is not int or got != expected:
+                return False
+        elif kind is float:
+            if type(got) is not float or not _float_equal(expected, got):
+                return False
+        elif kind is list or kind is tuple:
+            if not isinstance(got, list | tuple) or len(got) != len(expected):
+                return False
+            stack.extend(zip(expected, got, strict=True))
+        elif kind is dict:
+            if not isinstance(got, dict) or len(got) != len(expected):
+                return False
+            for key, value in expected.items():
+                if key not in got:
+                    return False
+                push((value, got[key]))
+        elif kind is PartialObject:
+            if not isinstance(got, dict):
+                return False
+            for key, value in expected.entries.items():
+                if key not in got:
+                    return False
+                push((value, got[key]))
+        else:
+            return False
+    return True
+
+
+def strict_equal(first: Any, second: Any) -> bool:
+    """The nested equality: types included, NaN equal to nothing, ``-0.0`` not ``0.0``."""
+    return matches_pattern(first, second)
+
+
+def equivalent(expected: Any, actual: Any) -> bool:
+    """Top-level equivalence of an argument value (numbers by exact decimal value).
+
+    ``expected`` may hold :class:`PartialObject` patterns (matched by the nested rules).
+    """
+    if type(expected) is str:
+        return type(actual) is str and actual == expected
+    if isinstance(expected, int | float) and not isinstance(expected, bool):
+        want = number_value(expected)
+        if want is None:
+            return False
+        got = number_value(actual)
+        return got is not None and got == want
+    return matches_pattern(expected, actual)
+
+
+def _encode(value: Any, *, partial: bool) -> str | None:
+    """A canonical text of a value by the nested rules; ``None`` when it holds NaN.
+
+    Every item is tagged with its type and strings are length-prefixed, so two values give
+    the same text exactly when they are strictly equal. With ``partial`` a
+    :class:`PartialObject` is encoded with its own tag (for pattern signatures).
+    """
+    out: list[str] = []
+    emit = out.append
+    # Each stack item is (is_text, payload): text is emitted as is, a value is encoded.
+    stack: list[tuple[bool, Any]] = [(False, value)]
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        is_text, item = pop()
+        if is_text:
+            emit(item)
+            continue
+        kind = type(item)
+        if kind is str:
+            emit(f"s{len(item)}:")
+            emit(item)
+        elif item is None:
+            emit("n")
+        elif item is True:
+            emit("t")
+        elif item is False:
+            emit("f")
+        elif kind is int:
+            emit(f"i{item:x};")
+        elif kind is float:
+            if item != item:
+                return None
+            emit(f"d{item.hex()};")
+        elif kind is list or kind is tuple:
+            emit(f"[{len(item)}:")
+            push((True, "]"))
+            for element in reversed(item):
+                push((False, element))
+        elif kind is dict or (partial and kind is PartialObject):
+            entries = item.entries if kind is PartialObject else item
+            emit(f"{'<' if kind is PartialObject else '{'}{len(entries)}:")
+            push((True, ">" if kind is PartialObject else "}"))
+            for key in sorted(entries, reverse=True):
+                push((False, entries[key]))
+                push((True, f"k{len(key)}:{key}"))
+        else:
+            emit(f"?{type(item).__name__}:{item!r};")
+    return "".join(out)
+
+
+def nested_key(value: Any) -> Hashable:
+    """A hashable key of ``value`` under the nested rules (equal keys ⇔ strictly equal)."""
+    text = _encode(value, partial=False)
+    return ("v", text) if text is not None else _Unique()
+
+
+def value_key(value: Any) -> Hashable:
+    """A hashable key of a top-level argument value (equal keys ⇔ equivalent values).
+
+    Numbers are keyed by exact decimal value (``int`` or ``Decimal``, which hash alike),
+    strings by themselves, ``null`` by ``None``, booleans and containers by tagged tuples.
+    """
+    kind = type(value)
+    if kind is str or kind is int:
+        key: Hashable = value
+        return key
+    if value is None:
+        return None
+    if kind is bool:
+        return ("b", value)
+    if kind is float:
+        number = number_value(value)
+        return number if number is not None else _Unique()
+    return nested_key(value)
+
+
+def pattern_key(pattern: Any) -> Hashable:
+    """A hashable signature of a pattern, partial objects included (for grouping equal ones)."""
+    text = _encode(pattern, partial=True)
+    return ("p", text) if text is not None else _Unique()

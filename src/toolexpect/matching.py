@@ -1,0 +1,1265 @@
+"""Match a case's expectations against a recorded run, and decide pass or fail.
+
+Pure: no I/O, no printing. The steps, after LANGUAGE.md sections 1 to 3 and 5:
+
+1. :func:`compile_case` turns a :class:`~toolexpect.model.Case` into a :class:`CompiledCase`
+   once: every argument matcher becomes a small predicate (regexes compiled once), identical
+   expectations are grouped, and expectations are bucketed by tool name.
+2. :meth:`CompiledCase.evaluate` scores one run: a maximum bipartite matching of expectations
+   to calls (greedy start, then augmenting paths), per tool, with an index on equality
+   arguments for large buckets. Argument-less expectations take the calls left over.
+3. Requirements are checked (threshold, ``forbid``, unexpected calls, no tool calls, ``then``
+   chains and ``require order``); only a failing run gets explanations (:class:`Failure`).
+4. :class:`CaseAccumulator` (or :func:`aggregate`) folds repeated runs of one case.
+
+Positions: every index in the data (``pairs``, ``details``) is 0-based; messages written for
+people say ``call #N`` with N 1-based.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+import math
+import operator
+from bisect import bisect_right
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Literal
+
+import re2
+
+from toolexpect.calls import ToolCall
+from toolexpect.diagnostics import Span
+from toolexpect.equivalence import (
+    equivalent,
+    number_value,
+    pattern_key,
+    value_key,
+)
+from toolexpect.model import ArgMatcher, Case, Expectation, Op, PartialObject
+
+__all__ = [
+    "ArgReport",
+    "CaseAccumulator",
+    "CaseResult",
+    "CompiledCase",
+    "Failure",
+    "FailureKind",
+    "MatchResult",
+    "NearMiss",
+    "RunResult",
+    "Status",
+    "aggregate",
+    "arg_matches",
+    "compile_case",
+    "evaluate",
+    "expectation_matches",
+    "tool_call_accuracy",
+]
+
+Status = Literal["pass", "fail", "error"]
+"""The outcome of a run or a case."""
+
+FailureKind = Literal[
+    "unmatched",
+    "threshold",
+    "forbidden",
+    "unexpected",
+    "order",
+    "no_tool_calls",
+    "pass_rate",
+    "error",
+]
+"""What a :class:`Failure` is about."""
+
+Check = Callable[[Mapping[str, Any]], bool]
+"""A compiled predicate over a call's arguments."""
+
+MAX_EXPLAINED = 100
+"""At most this many unmatched expectations of a run get a closest-call analysis."""
+
+MAX_SCANNED = 1000
+"""At most this many calls of a tool are ranked when looking for the closest calls."""
+
+MAX_CLOSEST = 3
+"""How many closest calls an unmatched expectation reports."""
+
+MAX_LISTED = 100
+"""At most this many unexpected calls get a record each; the rest share one record."""
+
+MAX_KEPT_RUNS = 10
+"""How many failing or erroring runs a :class:`CaseResult` keeps for the report."""
+
+_INDEX_THRESHOLD = 64
+"""Below this many (groups x calls) tests per tool, test directly instead of indexing."""
+
+_MISSING: Any = object()
+_EMPTY: Mapping[str, Any] = {}
+
+
+# ---------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, slots=True)
+class ArgReport:
+    """How one argument matcher of an expectation fared against one recorded call.
+
+    ``expected`` describes the matcher (``"Berlin"``, ``>= 5``, ``absent``); ``got`` is the
+    recorded value rendered as short JSON, or ``None`` when the argument is missing.
+    """
+
+    name: str
+    holds: bool
+    expected: str
+    got: str | None
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class NearMiss:
+    """A recorded call close to an unmatched expectation: how many matchers hold, and which.
+
+    ``call`` is 0-based; ``paired_with`` is the expectation the call was paired with, if any.
+    """
+
+    call: int
+    holds: int
+    total: int
+    paired_with: int | None
+    valid_json: bool
+    args: tuple[ArgReport, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """Why a run or a case failed: a kind, one line for people, the spec span, and details.
+
+    ``details`` holds structured data per kind (all positions 0-based):
+
+    * ``unmatched``: ``expectation``, ``tool``, ``never_called``, ``similar_tools``,
+      ``closest`` (a tuple of :class:`NearMiss`, best first)
+    * ``threshold``: ``score``, ``threshold``, ``matched``, ``expected``
+    * ``forbidden``: ``forbid`` (index in ``case.forbids``), ``tool``, ``calls``
+    * ``unexpected``: ``calls`` (the unpaired calls this record covers), ``tools``
+    * ``order``: ``requirement`` (``"then"`` or ``"require order"``), ``chain`` (index in
+      ``case.chains``, ``None`` for ``require order``), ``step``, ``expectation``,
+      ``after_call`` (the call the previous step matched, ``None`` for the first step),
+      ``matching_calls`` (every call matching the step, wherever it is)
+    * ``no_tool_calls``: ``calls`` (all of them)
+    * ``pass_rate``: ``runs``, ``passed``, ``required``
+    * ``error``: nothing
+    """
+
+    kind: FailureKind
+    message: str
+    span: Span | None = None
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """The accuracy of one run: pairs and counts, without requirements.
+
+    ``precision`` is paired calls / recorded calls, 1.0 when nothing was recorded (no call
+    was wrong). ``f1`` is the harmonic mean of ``score`` and ``precision`` (0.0 when both
+    are 0).
+    """
+
+    score: float
+    matched: int
+    expected: int
+    calls: int
+    precision: float
+    f1: float
+    pairs: tuple[tuple[int, int], ...]
+    unmatched: tuple[int, ...]
+    unpaired_calls: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    """The verdict on one recorded run of a case.
+
+    ``score`` is matched / expected, ``None`` for an error or a case without expectations;
+    ``precision`` and ``f1`` as in :class:`MatchResult` (``None`` for an error; ``f1`` also
+    ``None`` without expectations). ``pairs`` maps expectation index to call index (0-based,
+    sorted by expectation). ``failures`` is empty for a passing run.
+    """
+
+    case: str
+    status: Status
+    score: float | None
+    matched: int
+    expected: int
+    calls: int
+    precision: float | None
+    f1: float | None
+    pairs: tuple[tuple[int, int], ...]
+    failures: tuple[Failure, ...] = ()
+
+    @property
+    def passed(self) -> bool:
+        """True when the run passes."""
+        return self.status == "pass"
+
+    @property
+    def unmatched(self) -> tuple[int, ...]:
+        """The indices of the expectations left without a call."""
+        paired = {e for e, _ in self.pairs}
+        return tuple(e for e in range(self.expected) if e not in paired)
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    """The verdict on a case over all its recorded runs.
+
+    ``pass_rate`` is passed / runs (``None`` without runs); ``mean_score`` and ``min_score``
+    are over runs that have a score. ``kept_runs`` holds up to :data:`MAX_KEPT_RUNS` failing
+    or erroring runs as (0-based run number, result); ``failures`` the case-level reasons.
+    """
+
+    case: str
+    status: Status
+    runs: int
+    passed: int
+    errors: int
+    mean_score: float | None
+    min_score: float | None
+    pass_rate: float | None
+    required_pass_rate: float | None
+    kept_runs: tuple[tuple[int, RunResult], ...] = ()
+    failures: tuple[Failure, ...] = ()
+
+
+# ---------------------------------------------------------------------------- rendering
+
+
+def _render(value: Any, limit: int = 60) -> str:
+    """Short JSON-like text of a value (iterative, cut at about ``limit`` characters)."""
+    out: list[str] = []
+    size = 0
+    stack: list[tuple[bool, Any]] = [(False, value)]
+    while stack:
+        if size > limit:
+            return "".join(out)[:limit] + "…"
+        is_text, item = stack.pop()
+        if is_text:
+            text = item
+        elif isinstance(item, str):
+            text = json.dumps(item, ensure_ascii=False)
+        elif item is None:
+            text = "null"
+        elif isinstance(item, bool):
+            text = "true" if item else "false"
+        elif isinstance(item, int):
+            bits = item.bit_length()
+            text = str(item) if bits < 160 else f"<integer of {bits} bits>"
+        elif isinstance(item, float):
+            text = "NaN" if item != item else repr(item).replace("inf", "Infinity")
+        elif isinstance(item, list | tuple):
+            text = "["
+            stack.append((True, "]"))
+            for position, element in enumerate(reversed(item)):
+                stack.append((False, element))
+                if position < len(item) - 1:
+                    stack.append((True, ", "))
+        elif isinstance(item, dict | PartialObject):
+            entries = item.entries if isinstance(item, PartialObject) else item
+            text = "{"
+            stack.append((True, "}"))
+            if isinstance(item, PartialObject):
+                stack.append((True, ", ..." if entries else "..."))
+            keys = list(entries)
+            for position, key in enumerate(reversed(keys)):
+                stack.append((False, entries[key]))
+                stack.append((True, json.dumps(str(key), ensure_ascii=False) + ": "))
+                if position < len(keys) - 1:
+                    stack.append((True, ", "))
+        else:
+            text = repr(item)
+        out.append(text)
+        size += len(text)
+    result = "".join(out)
+    return result if len(result) <= limit else result[:limit] + "…"
+
+
+def _describe(matcher: ArgMatcher) -> str:
+    """What a matcher expects, in words for a message (``"Berlin"``, ``>= 5``, ``absent``)."""
+    op = matcher.op
+    if op is Op.EQ or op is Op.PARTIAL:
+        text = _render(matcher.value)
+    elif op is Op.ANY:
+        text = "any value"
+    elif op is Op.IN:
+        text = "one of " + _render(list(matcher.values))
+    elif op is Op.REGEX:
+        text = "a match for ~ " + _render(matcher.pattern)
+    elif op is Op.APPROX:
+        text = f"{_render(matcher.value)} +- {_render(matcher.tolerance)}"
+    elif op is Op.ABSENT:
+        text = "absent"
+    else:
+        text = f"{op.value} {_render(matcher.value)}"
+    if matcher.optional and op is not Op.ABSENT:
+        text = f"absent or {text}"
+    return text
+
+
+def _source_arg(matcher: ArgMatcher) -> str:
+    """A matcher written back roughly as the spec spells it."""
+    name = matcher.name + ("?" if matcher.optional else "")
+    op = matcher.op
+    if op is Op.EQ or op is Op.PARTIAL:
+        return f"{name}={_render(matcher.value, 30)}"
+    if op is Op.ANY:
+        return f"{name}=any"
+    if op is Op.IN:
+        return f"{name} in {_render(list(matcher.values), 30)}"
+    if op is Op.REGEX:
+        return f"{name} ~ {_render(matcher.pattern, 30)}"
+    if op is Op.APPROX:
+        return f"{name} = {_render(matcher.value)} +- {_render(matcher.tolerance)}"
+    if op is Op.ABSENT:
+        return f"not {matcher.name}"
+    return f"{name} {op.value} {_render(matcher.value)}"
+
+
+def _source_call(expectation: Expectation) -> str:
+    """An expectation written back roughly as the spec spells it, cut when long."""
+    if not expectation.args:
+        return expectation.tool
+    text = f"{expectation.tool}({', '.join(_source_arg(m) for m in expectation.args)})"
+    return text if len(text) <= 120 else text[:119] + "…"
+
+
+# ---------------------------------------------------------------------------- matchers
+
+
+@functools.lru_cache(maxsize=4096)
+def _regex(pattern: str) -> Any:
+    """The compiled RE2 pattern, or ``None`` when RE2 cannot compile it (it matches nothing)."""
+    try:
+        return re2.compile(pattern)
+    except Exception:  # re2.error, or a TypeError/ValueError from a bad pattern
+        return None
+
+
+def _never(arguments: Mapping[str, Any]) -> bool:
+    return False
+
+
+def _always(arguments: Mapping[str, Any]) -> bool:
+    return True
+
+
+_COMPARE: dict[Op, Callable[[Any, Any], bool]] = {
+    Op.LT: operator.lt,
+    Op.LE: operator.le,
+    Op.GT: operator.gt,
+    Op.GE: operator.ge,
+}
+
+
+def _compile_eq(name: str, value: Any) -> Check:
+    kind = type(value)
+    if kind is str:
+        return lambda a: a.get(name, _MISSING) == value
+    if value is None:
+        return lambda a: name in a and a[name] is None
+    if kind is bool:
+        return lambda a: a.get(name, _MISSING) is value
+    if kind is int or kind is float:
+        want = number_value(value)
+        if want is None:
+            return _never
+
+        def number_eq(a: Mapping[str, Any]) -> bool:
+            got = a.get(name, _MISSING)
+            got_kind = type(got)
+            if got_kind is int:
+                return bool(got == want)
+            if got_kind is float:
+                return got == got and Decimal(repr(got)) == want
+            return False
+
+        return number_eq
+    return lambda a: name in a and equivalent(value, a[name])
+
+
+def _compile_approx(name: str, centre: Any, tolerance: Any) -> Check:
+    mid = number_value(centre)
+    tol = number_value(tolerance)
+    if mid is None or tol is None:
+        return _never
+    if isinstance(mid, Decimal) and not mid.is_finite():
+        return _never
+    if isinstance(tol, Decimal) and not tol.is_finite():
+        return _never
+    if tol < 0:
+        return _never
+    low = Fraction(mid) - Fraction(tol)
+    high = Fraction(mid) + Fraction(tol)
+
+    def approx(a: Mapping[str, Any]) -> bool:
+        got = number_value(a.get(name, _MISSING))
+        if got is None:
+            return False
+        if isinstance(got, Decimal) and not got.is_finite():
+            return False
+        return bool(low <= got <= high)
+
+    return approx
+
+
+def _compile_present(matcher: ArgMatcher) -> Check:
+    """The matcher's test, for a call where the argument must be present (``?`` aside)."""
+    name = matcher.name
+    op = matcher.op
+    if op is Op.EQ or op is Op.PARTIAL:
+        return _compile_eq(name, matcher.value)
+    if op is Op.ANY:
+        return lambda a: name in a
+    if op is Op.ABSENT:
+        return lambda a: name not in a
+    if op is Op.IN:
+        keys = frozenset(value_key(v) for v in matcher.values)
+        return lambda a: name in a and value_key(a[name]) in keys
+    if op is Op.REGEX:
+        regex = _regex(matcher.pattern)
+        if regex is None:
+            return _never
+
+        def search(a: Mapping[str, Any]) -> bool:
+            got = a.get(name, _MISSING)
+            return type(got) is str and regex.search(got) is not None
+
+        return search
+    if op is Op.APPROX:
+        return _compile_approx(name, matcher.value, matcher.tolerance)
+    compare = _COMPARE.get(op)
+    bound = number_value(matcher.value)
+    if compare is None or bound is None:
+        return _never
+
+    def compare_number(a: Mapping[str, Any]) -> bool:
+        got = number_value(a.get(name, _MISSING))
+        return got is not None and compare(got, bound)
+
+    return compare_number
+
+
+def _compile_arg(matcher: ArgMatcher) -> Check:
+    """The full test of one matcher, ``optional`` included."""
+    if matcher.optional:
+        if matcher.op is Op.ABSENT:
+            return _always
+        name = matcher.name
+        present = _compile_present(matcher)
+        return lambda a: name not in a or present(a)
+    return _compile_present(matcher)
+
+
+def _all_of(checks: Sequence[Check]) -> Check:
+    """One predicate that holds when every check holds."""
+    if not checks:
+        return _always
+    if len(checks) == 1:
+        return checks[0]
+    if len(checks) == 2:
+        first, second = checks
+        return lambda a: first(a) and second(a)
+    frozen = tuple(checks)
+
+    def every(a: Mapping[str, Any]) -> bool:
+        return all(check(a) for check in frozen)
+
+    return every
+
+
+def _arguments(call: ToolCall) -> Mapping[str, Any]:
+    """A call's arguments; none at all when they were not valid JSON."""
+    return call.arguments if call.valid_json else _EMPTY
+
+
+def arg_matches(matcher: ArgMatcher, arguments: Mapping[str, Any]) -> bool:
+    """True when one argument matcher holds for a call's ``arguments``."""
+    return _compile_arg(matcher)(arguments)
+
+
+def expectation_matches(expectation: Expectation, call: ToolCall) -> bool:
+    """True when ``call`` has the expectation's tool name and every matcher holds."""
+    if call.name != expectation.tool:
+        return False
+    arguments = _arguments(call)
+    return all(arg_matches(m, arguments) for m in expectation.args)
+
+
+# ---------------------------------------------------------------------------- compiling
+
+
+def _indexable(matcher: ArgMatcher) -> bool:
+    """An equality matcher whose value an exact key can stand for."""
+    return matcher.op is Op.EQ and not matcher.optional
+
+
+def _matcher_signature(matcher: ArgMatcher) -> Hashable:
+    return (
+        matcher.name,
+        matcher.op.value,
+        matcher.optional,
+        pattern_key(matcher.value),
+        tuple(pattern_key(v) for v in matcher.values),
+        matcher.pattern,
+        pattern_key(matcher.tolerance),
+    )
+
+
+class _CompiledExpectation:
+    """One expectation made ready to test: a predicate per matcher and one for all."""
+
+    __slots__ = ("arg_checks", "check", "expectation", "index")
+
+    def __init__(self, index: int, expectation: Expectation) -> None:
+        self.index = index
+        self.expectation = expectation
+        self.arg_checks = tuple(_compile_arg(m) for m in expectation.args)
+        self.check = _all_of(self.arg_checks)
+
+
+class _Group:
+    """Identical expectations of one tool: one predicate, a capacity, an index key."""
+
+    __slots__ = ("check", "index_key", "index_names", "members", "residual")
+
+    def __init__(self, compiled: _CompiledExpectation) -> None:
+        self.members: list[int] = [compiled.index]
+        self.check = compiled.check
+        expectation = compiled.expectation
+        names: list[str] = []
+        keys: list[Hashable] = []
+        residual: list[Check] = []
+        for matcher, check in zip(expectation.args, compiled.arg_checks, strict=True):
+            if _indexable(matcher):
+                names.append(matcher.name)
+                keys.append(value_key(matcher.value))
+            else:
+                residual.append(check)
+        order = sorted(range(len(names)), key=names.__getitem__)
+        self.index_names: tuple[str, ...] = tuple(names[i] for i in order)
+        self.index_key: Hashable = (
+            keys[order[0]] if len(order) == 1 else tuple(keys[i] for i in order)
+        )
+        self.residual: Check | None = _all_of(residual) if residual else None
+
+
+def _index(names: tuple[str, ...], arguments: Sequence[Mapping[str, Any]]) -> dict[Any, list[int]]:
+    """Calls (local positions, ascending) by the keys of their values of ``names``."""
+    table: dict[Any, list[int]] = {}
+    if len(names) == 1:
+        (name,) = names
+        for position, args in enumerate(arguments):
+            if name in args:
+                key = value_key(args[name])
+                bucket = table.get(key)
+                if bucket is None:
+                    table[key] = [position]
+                else:
+                    bucket.append(position)
+        return table
+    for position, args in enumerate(arguments):
+        try:
+            key = tuple(value_key(args[name]) for name in names)
+        except KeyError:
+            continue
+        bucket = table.get(key)
+        if bucket is None:
+            table[key] = [position]
+        else:
+            bucket.append(position)
+    return table
+
+
+def _max_matching(
+    adjacency: Sequence[Sequence[int]], capacity: Sequence[int], size: int
+) -> list[int]:
+    """A maximum matching of groups (with capacities) to ``size`` calls; owner per call.
+
+    Greedy first (groups in order, each taking its earliest free calls), then augmenting
+    paths by iterative depth-first search. Calls visited by a failed search stay visited
+    until the matching changes (they cannot lead to a free call meanwhile), which keeps the
+    total work near linear when the greedy start is good.
+    """
+    owner = [-1] * size
+    load = [0] * len(adjacency)
+    for group, calls in enumerate(adjacency):
+        room = capacity[group]
+        if not room:
+            continue
+        for call in calls:
+            if owner[call] < 0:
+                owner[call] = group
+                room -= 1
+                if not room:
+                    break
+        load[group] = capacity[group] - room
+    visited = bytearray(size)
+    for group in range(len(adjacency)):
+        while load[group] < capacity[group]:
+            if not _augment(group, adjacency, owner, visited):
+                break
+            load[group] += 1
+            visited = bytearray(size)
+    return owner
+
+
+def _augment(
+    start: int, adjacency: Sequence[Sequence[int]], owner: list[int], visited: bytearray
+) -> bool:
+    """Find an augmenting path from group ``start`` and flip it; False when there is none."""
+    groups = [start]
+    positions = [0]
+    taken: list[int] = []
+    while groups:
+        group = groups[-1]
+        calls = adjacency[group]
+        position = positions[-1]
+        descended = False
+        while position < len(calls):
+            call = calls[position]
+            position += 1
+            if visited[call]:
+                continue
+            visited[call] = 1
+            holder = owner[call]
+            taken.append(call)
+            if holder < 0:
+                for level, step in enumerate(taken):
+                    owner[step] = groups[level]
+                return True
+            positions[-1] = position
+            groups.append(holder)
+            positions.append(0)
+            descended = True
+            break
+        if not descended:
+            groups.pop()
+            positions.pop()
+            if taken:
+                taken.pop()
+    return False
+
+
+class _ToolPlan:
+    """The expectations of one tool: groups of identical constrained ones, and argument-less."""
+
+    __slots__ = ("capacity", "groups", "tool", "universal")
+
+    def __init__(self, tool: str) -> None:
+        self.tool = tool
+        self.groups: list[_Group] = []
+        self.capacity: list[int] = []
+        self.universal: list[int] = []
+
+    def match(self, calls: Sequence[ToolCall], positions: list[int], assigned: list[int]) -> int:
+        """Pair this tool's expectations with its calls (``positions``); fill ``assigned``."""
+        size = len(positions)
+        groups = self.groups
+        matched = 0
+        free: Sequence[int]
+        if groups:
+            arguments = [_arguments(calls[p]) for p in positions]
+            if len(groups) * size <= _INDEX_THRESHOLD:
+                adjacency = [
+                    [j for j, args in enumerate(arguments) if group.check(args)] for group in groups
+                ]
+            else:
+                adjacency = self._indexed(arguments)
+            owner = _max_matching(adjacency, self.capacity, size)
+            per_group: list[list[int]] = [[] for _ in groups]
+            free_list: list[int] = []
+            for local, group_number in enumerate(owner):
+                if group_number < 0:
+                    free_list.append(local)
+                else:
+                    per_group[group_number].append(local)
+            for group, mine in zip(groups, per_group, strict=True):
+                for member, local in zip(group.members, mine, strict=False):
+                    assigned[member] = positions[local]
+                matched += len(mine)
+            free = free_list
+        else:
+            free = range(size)
+        for member, local in zip(self.universal, free, strict=False):
+            assigned[member] = positions[local]
+            matched += 1
+        return matched
+
+    def _indexed(self, arguments: Sequence[Mapping[str, Any]]) -> list[list[int]]:
+        """Adjacency through an index on equality arguments, direct tests for the rest."""
+        tables: dict[tuple[str, ...], dict[Any, list[int]]] = {}
+        adjacency: list[list[int]] = []
+        for group in self.groups:
+            if not group.index_names:
+                check = group.check
+                adjacency.append([j for j, args in enumerate(arguments) if check(args)])
+                continue
+            table = tables.get(group.index_names)
+            if table is None:
+                table = tables[group.index_names] = _index(group.index_names, arguments)
+            candidates = table.get(group.index_key, [])
+            residual = group.residual
+            if residual is not None:
+                candidates = [j for j in candidates if residual(arguments[j])]
+            adjacency.append(candidates)
+        return adjacency
+
+
+def _fraction(number: float) -> Fraction:
+    """The exact decimal value of a threshold, as a fraction."""
+    value = number_value(number)
+    return Fraction(value) if value is not None else Fraction(1)
+
+
+class CompiledCase:
+    """A case made ready to score many runs: build once with :func:`compile_case`, reuse."""
+
+    __slots__ = (
+        "_chains",
+        "_expectations",
+        "_forbids",
+        "_plans",
+        "_threshold",
+        "case",
+        "error",
+    )
+
+    def __init__(self, case: Case) -> None:
+        self.case = case
+        self._expectations = tuple(
+            _CompiledExpectation(i, e) for i, e in enumerate(case.expectations)
+        )
+        self._forbids = tuple(_CompiledExpectation(i, f) for i, f in enumerate(case.forbids))
+        plans: dict[str, _ToolPlan] = {}
+        seen: dict[Hashable, int] = {}
+        for compiled in self._expectations:
+            expectation = compiled.expectation
+            plan = plans.get(expectation.tool)
+            if plan is None:
+                plan = plans[expectation.tool] = _ToolPlan(expectation.tool)
+            if not expectation.args:
+                plan.universal.append(compiled.index)
+                continue
+            signature = (expectation.tool, tuple(_matcher_signature(m) for m in expectation.args))
+            number = seen.get(signature)
+            if number is None:
+                seen[signature] = len(plan.groups)
+                plan.groups.append(_Group(compiled))
+                plan.capacity.append(1)
+            else:
+                plan.groups[number].members.append(compiled.index)
+                plan.capacity[number] += 1
+        self._plans = plans
+        chains: list[tuple[int | None, tuple[int, ...]]] = [
+            (number, chain) for number, chain in enumerate(case.chains)
+        ]
+        if case.ordered and len(case.expectations) > 1:
+            chains.append((None, tuple(range(len(case.expectations)))))
+        self._chains = tuple(chains)
+        self._threshold = _fraction(case.threshold)
+        self.error: str | None = None
+        if not case.expectations:
+            has_requirement = bool(case.forbids) or case.no_tool_calls or case.no_unexpected_calls
+            if not has_requirement:
+                self.error = (
+                    f'case "{case.name}" has no expectations and no requirement, '
+                    "so it has no accuracy to compute"
+                )
+            elif case.threshold != 1.0:
+                self.error = (
+                    f'case "{case.name}" requires an accuracy but has no expectations '
+                    "to compute it from"
+                )
+
+    # -- matching ---------------------------------------------------------------------
+
+    def _pair(self, calls: Sequence[ToolCall]) -> tuple[list[int], int, dict[str, list[int]]]:
+        """Pair expectations with calls: call per expectation (-1 when none), count, buckets."""
+        by_tool: dict[str, list[int]] = {}
+        for position, call in enumerate(calls):
+            bucket = by_tool.get(call.name)
+            if bucket is None:
+                by_tool[call.name] = [position]
+            else:
+                bucket.append(position)
+        assigned = [-1] * len(self._expectations)
+        matched = 0
+        for tool, plan in self._plans.items():
+            positions = by_tool.get(tool)
+            if positions:
+                matched += plan.match(calls, positions, assigned)
+        return assigned, matched, by_tool
+
+    def match(self, calls: Sequence[ToolCall]) -> MatchResult:
+        """The accuracy of one run, requirements aside; ``ValueError`` without expectations."""
+        expected = len(self._expectations)
+        if not expected:
+            raise ValueError(
+                "tool call accuracy needs at least one expected call; got no expectations"
+            )
+        assigned, matched, _ = self._pair(calls)
+        total = len(calls)
+        score = matched / expected
+        precision = matched / total if total else 1.0
+        paired_calls = set(assigned)
+        return MatchResult(
+            score=score,
+            matched=matched,
+            expected=expected,
+            calls=total,
+            precision=precision,
+            f1=_f1(score, precision),
+            pairs=tuple((e, c) for e, c in enumerate(assigned) if c >= 0),
+            unmatched=tuple(e for e, c in enumerate(assigned) if c < 0),
+            unpaired_calls=tuple(c for c in range(total) if c not in paired_calls),
+        )
+
+    def _chain_break(
+        self, chain: tuple[int, ...], calls: Sequence[ToolCall], by_tool: Mapping[str, list[int]]
+    ) -> tuple[int, int] | None:
+        """The first step of ``chain`` with no matching call after the previous step's call.
+
+        Greedy: each step takes the earliest matching call after the previous step's one
+        (earliest is always the best choice for a subsequence). ``None`` when the chain is
+        met, else (step, the previous step's call or -1).
+        """
+        previous = -1
+        for step, number in enumerate(chain):
+            compiled = self._expectations[number]
+            positions = by_tool.get(compiled.expectation.tool, ())
+            check = compiled.check
+            found = -1
+            for k in range(bisect_right(positions, previous), len(positions)):
+                position = positions[k]
+                if check(_arguments(calls[position])):
+                    found = position
+                    break
+            if found < 0:
+                return step, previous
+            previous = found
+        return None
+
+    # -- evaluating -------------------------------------------------------------------
+
+    def _error(self, message: str) -> RunResult:
+        return RunResult(
+            case=self.case.name,
+            status="error",
+            score=None,
+            matched=0,
+            expected=len(self._expectations),
+            calls=0,
+            precision=None,
+            f1=None,
+            pairs=(),
+            failures=(Failure("error", message, self.case.span),),
+        )
+
+    def evaluate(self, calls: Sequence[ToolCall] | None) -> RunResult:
+        """Score one recorded run and decide pass or fail (LANGUAGE.md section 3)."""
+        case = self.case
+        if calls is None:
+            return self._error(f'no recorded sample for case "{case.name}"')
+        if self.error is not None:
+            return self._error(self.error)
+        expected = len(self._expectations)
+        total = len(calls)
+        assigned, matched, by_tool = self._pair(calls)
+
+        threshold_ok = not expected or matched * self._threshold.denominator >= (
+            self._threshold.numerator * expected
+        )
+        forbidden: list[tuple[int, list[int]]] = []
+        for forbid in self._forbids:
+            positions = by_tool.get(forbid.expectation.tool)
+            if positions:
+                check = forbid.check
+                hits = [p for p in positions if check(_arguments(calls[p]))]
+                if hits:
+                    forbidden.append((forbid.index, hits))
+        unexpected = case.no_unexpected_calls and matched < total
+        called = case.no_tool_calls and total > 0
+        breaks: list[tuple[int | None, tuple[int, ...], tuple[int, int]]] = []
+        for number, chain in self._chains:
+            broken = self._chain_break(chain, calls, by_tool)
+            if broken is not None:
+                breaks.append((number, chain, broken))
+
+        score = matched / expected if expected else None
+        precision = matched / total if total else 1.0
+        f1 = _f1(score, precision) if score is not None else None
+        pairs = tuple((e, c) for e, c in enumerate(assigned) if c >= 0)
+        if threshold_ok and not forbidden and not unexpected and not called and not breaks:
+            return RunResult(
+                case.name, "pass", score, matched, expected, total, precision, f1, pairs
+            )
+
+        failures: list[Failure] = []
+        if called:
+            failures.append(
+                Failure(
+                    "no_tool_calls",
+                    f"expected no tool calls, got {total}: "
+                    + ", ".join(f"#{p + 1} {calls[p].name}" for p in range(min(total, 5)))
+                    + (" …" if total > 5 else ""),
+                    case.span,
+                    {"calls": tuple(range(total))},
+                )
+            )
+        if not threshold_ok:
+            failures.append(
+                Failure(
+                    "threshold",
+                    f"accuracy {matched}/{expected} = {matched / expected:.2f} is below "
+                    f"the threshold {case.threshold:g}",
+                    case.span,
+                    {
+                        "score": matched / expected,
+                        "threshold": case.threshold,
+                        "matched": matched,
+                        "expected": expected,
+                    },
+                )
+            )
+            failures.extend(self._explain_unmatched(calls, assigned, by_tool))
+        for index, hits in forbidden:
+            banned = case.forbids[index]
+            more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
+            failures.append(
+                Failure(
+                    "forbidden",
+                    f"forbidden {_source_call(banned)} matched call #{hits[0] + 1}{more}",
+                    banned.span,
+                    {"forbid": index, "tool": banned.tool, "calls": tuple(hits)},
+                )
+            )
+        if unexpected:
+            failures.extend(self._explain_unexpected(calls, assigned))
+        for number, chain, (step, previous) in breaks:
+            failures.append(self._explain_order(number, chain, step, previous, calls, by_tool))
+        return RunResult(
+            case.name,
+            "fail",
+            score,
+            matched,
+            expected,
+            total,
+            precision,
+            f1,
+            pairs,
+            tuple(failures),
+        )
+
+    # -- explaining -------------------------------------------------------------------
+
+    def _explain_unmatched(
+        self, calls: Sequence[ToolCall], assigned: list[int], by_tool: Mapping[str, list[int]]
+    ) -> list[Failure]:
+        paired_with = {c: e for e, c in enumerate(assigned) if c >= 0}
+        failures: list[Failure] = []
+        explained = 0
+        for compiled in self._expectations:
+            if assigned[compiled.index] >= 0:
+                continue
+            expectation = compiled.expectation
+            source = _source_call(expectation)
+            details: dict[str, Any] = {
+                "expectation": compiled.index,
+                "tool": expectation.tool,
+                "never_called": expectation.tool not in by_tool,
+                "similar_tools": (),
+                "closest": (),
+            }
+            if expectation.tool not in by_tool:
+                similar = tuple(difflib.get_close_matches(expectation.tool, list(by_tool), n=3))
+                details["similar_tools"] = similar
+                message = f"{source} not matched: {expectation.tool} was never called"
+                if similar:
+                    message += "; similarly named tools called: " + ", ".join(similar)
+                elif not calls:
+                    message += " (no tool calls were recorded)"
+            elif explained >= MAX_EXPLAINED:
+                message = f"{source} not matched"
+            else:
+                explained += 1
+                closest = self._closest(compiled, calls, by_tool[expectation.tool], paired_with)
+                details["closest"] = closest
+                best = closest[0]
+                if best.holds == best.total:
+                    other = self.case.expectations[best.paired_with or 0]
+                    where = f"line {other.span.line}" if other.span else "another expectation"
+                    message = (
+                        f"{source} not matched: every call of {expectation.tool} that fits is "
+                        f"paired with another expectation (call #{best.call + 1} with {where})"
+                    )
+                else:
+                    wrong = "; ".join(a.message for a in best.args if not a.holds)
+                    if not best.valid_json:
+                        wrong = "arguments are not valid JSON; " + wrong
+                    message = f"{source} not matched; closest call #{best.call + 1}: {wrong}"
+            failures.append(Failure("unmatched", message, expectation.span, details))
+        return failures
+
+    def _closest(
+        self,
+        compiled: _CompiledExpectation,
+        calls: Sequence[ToolCall],
+        positions: Sequence[int],
+        paired_with: Mapping[int, int],
+    ) -> tuple[NearMiss, ...]:
+        """The calls of the tool on which most of the expectation's matchers hold."""
+        checks = compiled.arg_checks
+        ranked = sorted(
+            (-sum(1 for check in checks if check(_arguments(calls[p]))), p)
+            for p in positions[:MAX_SCANNED]
+        )
+        result: list[NearMiss] = []
+        for negative, position in ranked[:MAX_CLOSEST]:
+            call = calls[position]
+            arguments = _arguments(call)
+            reports = tuple(
+                _arg_report(m, check, arguments)
+                for m, check in zip(compiled.expectation.args, checks, strict=True)
+            )
+            result.append(
+                NearMiss(
+                    call=position,
+                    holds=-negative,
+                    total=len(checks),
+                    paired_with=paired_with.get(position),
+                    valid_json=call.valid_json,
+                    args=reports,
+                )
+            )
+        return tuple(result)
+
+    def _explain_unexpected(self, calls: Sequence[ToolCall], assigned: list[int]) -> list[Failure]:
+        paired = set(assigned)
+        unpaired = [p for p in range(len(calls)) if p not in paired]
+        failures = [
+            Failure(
+                "unexpected",
+                f"unexpected call #{p + 1} {calls[p].name}: no expectation is paired with it",
+                self.case.span,
+                {"calls": (p,), "tools": (calls[p].name,)},
+            )
+            for p in unpaired[:MAX_LISTED]
+        ]
+        rest = unpaired[MAX_LISTED:]
+        if rest:
+            failures.append(
+                Failure(
+                    "unexpected",
+                    f"… and {len(rest)} more unexpected calls",
+                    self.case.span,
+                    {"calls": tuple(rest), "tools": tuple(sorted({calls[p].name for p in rest}))},
+                )
+            )
+        return failures
+
+    def _explain_order(
+        self,
+        number: int | None,
+        chain: tuple[int, ...],
+        step: int,
+        previous: int,
+        calls: Sequence[ToolCall],
+        by_tool: Mapping[str, list[int]],
+    ) -> Failure:
+        compiled = self._expectations[chain[step]]
+        expectation = compiled.expectation
+        matching = tuple(
+            p for p in by_tool.get(expectation.tool, ()) if compiled.check(_arguments(calls[p]))
+        )
+        requirement = "then" if number is not None else "require order"
+        source = _source_call(expectation)
+        if step == 0 or previous < 0:
+            message = f"{requirement}: step 1 {source} has no matching call"
+        else:
+            before = _source_call(self.case.expectations[chain[step - 1]])
+            message = (
+                f"{requirement}: step {step + 1} {source} has no matching call after "
+                f"call #{previous + 1} (step {step}, {before})"
+            )
+            if matching:
+                message += "; it matched only " + ", ".join(f"call #{p + 1}" for p in matching[:5])
+            else:
+                message += "; it matched no call at all"
+        return Failure(
+            "order",
+            message,
+            expectation.span,
+            {
+                "requirement": requirement,
+                "chain": number,
+                "step": step,
+                "expectation": chain[step],
+                "after_call": previous if previous >= 0 else None,
+                "matching_calls": matching,
+            },
+        )
+
+
+def _arg_report(matcher: ArgMatcher, check: Check, arguments: Mapping[str, Any]) -> ArgReport:
+    """How one matcher fared on one call's arguments, with a one-line message."""
+    holds = check(arguments)
+    present = matcher.name in arguments
+    got = _render(arguments[matcher.name]) if present else None
+    expected = _describe(matcher)
+    if holds:
+        message = f"{matcher.name}: ok"
+    elif not present:
+        message = f"{matcher.name}: missing"
+    else:
+        message = f"{matcher.name}: expected {expected}, got {got}"
+    return ArgReport(matcher.name, holds, expected, got, message)
+
+
+def _f1(score: float, precision: float) -> float:
+    total = score + precision
+    return 2 * score * precision / total if total else 0.0
+
+
+_COMPILED: dict[int, tuple[Case, CompiledCase]] = {}
+_COMPILED_LIMIT = 1024
+
+
+def compile_case(case: Case) -> CompiledCase:
+    """Prepare a case for scoring; reuse the result for every run of the case."""
+    entry = _COMPILED.get(id(case))
+    if entry is not None and entry[0] is case:
+        return entry[1]
+    compiled = CompiledCase(case)
+    if len(_COMPILED) >= _COMPILED_LIMIT:
+        _COMPILED.clear()
+    _COMPILED[id(case)] = (case, compiled)
+    return compiled
+
+
+def evaluate(case: Case, calls: Sequence[ToolCall] | None) -> RunResult:
+    """Score one recorded run of ``case`` (``None``: no sample was recorded, an error)."""
+    return compile_case(case).evaluate(calls)
+
+
+def tool_call_accuracy(
+    expected: Sequence[Expectation], calls: Sequence[ToolCall] | None
+) -> MatchResult:
+    """The Tool Call Accuracy of ``calls`` against ``expected``; ``ValueError`` when undefined."""
+    if not expected:
+        raise ValueError("tool call accuracy needs at least one expected call; got none")
+    if calls is None:
+        raise ValueError(
+            "tool call accuracy needs the recorded calls; got None (no sample was recorded). "
+            "Pass an empty list for a run that called no tools"
+        )
+    return CompiledCase(Case(name="tool_call_accuracy", expectations=tuple(expected))).match(calls)
+
+
+# ---------------------------------------------------------------------------- repeated runs
+
+
+class CaseAccumulator:
+    """Fold the runs of one case as they come (streaming logs) into a :class:`CaseResult`."""
+
+    __slots__ = ("_case", "_errors", "_kept", "_min", "_passed", "_runs", "_scored", "_sum")
+
+    def __init__(self, case: Case) -> None:
+        self._case = case
+        self._runs = 0
+        self._passed = 0
+        self._errors = 0
+        self._scored = 0
+        self._sum: list[float] = []
+        self._min: float | None = None
+        self._kept: list[tuple[int, RunResult]] = []
+
+    def add(self, run: RunResult) -> None:
+        """Count one run."""
+        number = self._runs
+        self._runs += 1
+        if run.status == "pass":
+            self._passed += 1
+        else:
+            if run.status == "error":
+                self._errors += 1
+            if len(self._kept) < MAX_KEPT_RUNS:
+                self._kept.append((number, run))
+        if run.score is not None:
+            self._scored += 1
+            self._sum.append(run.score)
+            if len(self._sum) > 1024:
+                self._sum = [math.fsum(self._sum)]
+            self._min = run.score if self._min is None else min(self._min, run.score)
+
+    def result(self) -> CaseResult:
+        """The verdict on the runs counted so far."""
+        case = self._case
+        runs = self._runs
+        failures: list[Failure] = []
+        status: Status
+        if not runs:
+            status = "error"
+            message = f'no recorded sample for case "{case.name}"'
+            failures.append(Failure("error", message, case.span))
+        elif self._errors:
+            status = "error"
+        elif self._passed == runs or (
+            case.pass_rate is not None and Fraction(self._passed, runs) >= _fraction(case.pass_rate)
+        ):
+            status = "pass"
+        else:
+            status = "fail"
+            if case.pass_rate is not None:
+                failures.append(
+                    Failure(
+                        "pass_rate",
+                        f"{self._passed} of {runs} runs passed ({self._passed / runs:.0%}), "
+                        f"below the required pass rate {case.pass_rate:g}",
+                        case.span,
+                        {"runs": runs, "passed": self._passed, "required": case.pass_rate},
+                    )
+                )
+            elif runs > 1:
+                failures.append(
+                    Failure(
+                        "pass_rate",
+                        f"{runs - self._passed} of {runs} runs failed; every run must pass",
+                        case.span,
+                        {"runs": runs, "passed": self._passed, "required": 1.0},
+                    )
+                )
+        mean = math.fsum(self._sum) / self._scored if self._scored else None
+        return CaseResult(
+            case=case.name,
+            status=status,
+            runs=runs,
+            passed=self._passed,
+            errors=self._errors,
+            mean_score=mean,
+            min_score=self._min,
+            pass_rate=self._passed / runs if runs else None,
+            required_pass_rate=case.pass_rate,
+            kept_runs=tuple(self._kept),
+            failures=tuple(failures),
+        )
+
+
+def aggregate(case: Case, runs: Sequence[RunResult]) -> CaseResult:
+    """Fold all recorded runs of ``case`` into one verdict (see :class:`CaseAccumulator`)."""
+    accumulator = CaseAccumulator(case)
+    for run in runs:
+        accumulator.add(run)
+    return accumulator.result()
