@@ -1,0 +1,238 @@
+"""Recorded-log readers: every supported log format read into ``RecordedSample`` s.
+
+``open_log(path)`` detects the format from the first records and returns a lazy
+``LogReader``; ``samples_from_value(value)`` reads in-memory objects (dicts, lists, SDK
+objects with ``model_dump()``). Non-fatal findings are ``Diagnostic`` s on the reader;
+a log that cannot be read at all raises ``LogError``. See ``docs/logs.md``.
+
+Formats (``LOG_FORMATS``): ``canonical``, ``openai-batch``, ``openai-responses``,
+``openai-chat``, ``anthropic``, ``gemini``, ``otel``, ``mcp``, ``langsmith``,
+``langchain``, ``adk``, ``bfcl``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import os
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from toolexpect.calls import RecordedSample, ToolCall
+from toolexpect.diagnostics import Diagnostic
+from toolexpect.logs._base import Context, LogError, Record
+from toolexpect.logs._source import open_source
+from toolexpect.logs.detect import LOG_FORMATS, READERS, detect, fits
+
+__all__ = [
+    "LOG_FORMATS",
+    "LogError",
+    "LogReader",
+    "calls_to_json",
+    "open_log",
+    "samples_from_value",
+]
+
+_PROBE_RECORDS = 20
+_MAX_DEPTH = 64
+
+
+def _check_format(fmt: str, ctx: Context) -> None:
+    if fmt != "auto" and fmt not in READERS:
+        raise ctx.fatal(
+            "R402",
+            f"unknown log format {fmt!r}; known formats: auto, {', '.join(LOG_FORMATS)}",
+            None,
+        )
+
+
+def _expand(value: Any) -> list[Any]:
+    """Candidates for detection: the value, and for a list its first elements."""
+    if isinstance(value, list):
+        return [value, *value[:_PROBE_RECORDS]]
+    return [value]
+
+
+def _choose(fmt: str, probe: list[Any], ctx: Context, what: str) -> str:
+    if fmt == "auto":
+        found = detect(probe)
+        if found is None:
+            raise ctx.fatal(
+                "R402",
+                f"{what} fits no known log format (tried: {', '.join(LOG_FORMATS)})",
+                None,
+                help="convert it to the canonical form or pass the format explicitly",
+            )
+        return found
+    if not fits(fmt, probe):
+        raise ctx.fatal(
+            "R402",
+            f"{what} does not look like the {fmt!r} format",
+            None,
+            help=f"leave the format on auto, or check the log (known: {', '.join(LOG_FORMATS)})",
+        )
+    return fmt
+
+
+class LogReader:
+    """The samples of one log file, read lazily; ``diagnostics`` fill as it is read."""
+
+    def __init__(self, path: str, fmt: str, spread: bool) -> None:
+        self.path = path
+        self.format = fmt
+        self.diagnostics: list[Diagnostic] = []
+        self._spread = spread
+
+    def __iter__(self) -> Iterator[RecordedSample]:
+        """Read the file (again) from the start; diagnostics restart with it."""
+        self.diagnostics.clear()
+        ctx = Context(self.path, self.diagnostics)
+        source = open_source(self.path, ctx)
+        records: Iterable[Record] = source.records()
+        if self._spread and not source.lines and isinstance(source.document, list):
+            records = ((1, item) for item in source.document)
+        return READERS[self.format].read(records, ctx)  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        return f"LogReader({self.path!r}, format={self.format!r})"
+
+
+def open_log(path: str | os.PathLike[str], fmt: str = "auto") -> LogReader:
+    """Open a recorded log, detecting (or checking) its format; raises ``LogError``."""
+    name = os.fspath(path)
+    probe_ctx = Context(name)
+    _check_format(fmt, probe_ctx)
+    source = open_source(name, probe_ctx)
+    spread = False
+    if source.lines:
+        gen = source.records()
+        try:
+            probe = [value for _, value in itertools.islice(gen, _PROBE_RECORDS)]
+        finally:
+            gen.close()  # type: ignore[attr-defined]
+        if not probe:
+            first = probe_ctx.diagnostics[0].message if probe_ctx.diagnostics else "no records"
+            raise probe_ctx.fatal("R401", f"log has no readable JSON record ({first})", None)
+        chosen = _choose(fmt, probe, probe_ctx, "log")
+    else:
+        chosen, spread = _choose_document(fmt, source.document, probe_ctx, "log")
+    return LogReader(name, chosen, spread)
+
+
+def _choose_document(fmt: str, document: Any, ctx: Context, what: str) -> tuple[str, bool]:
+    """Format of a whole document; ``spread`` when only its elements fit."""
+    whole = [document]
+    if fmt == "auto":
+        found = detect(whole)
+        if found is not None:
+            return found, False
+    elif fits(fmt, whole):
+        return fmt, False
+    if isinstance(document, list) and document:
+        return _choose(fmt, document[:_PROBE_RECORDS], ctx, what), True
+    return _choose(fmt, whole, ctx, what), False
+
+
+def _plain(value: Any, depth: int = 0) -> Any:
+    """SDK objects turned into plain dicts and lists (``model_dump``, ``to_dict``, ``dict``)."""
+    if depth > _MAX_DEPTH:
+        raise Context().fatal("R404", "value nested too deeply", None)
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, dict):
+        return {str(k): _plain(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v, depth + 1) for v in value]
+    for method in ("model_dump", "to_dict", "dict"):
+        fn = getattr(value, method, None)
+        if callable(fn):
+            try:
+                dumped = fn()
+            except Exception as exc:
+                raise (
+                    Context().fatal("R404", f"cannot read {type(value).__name__}: {exc}", None)
+                ) from None
+            return _plain(dumped, depth + 1)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _plain(dataclasses.asdict(value), depth + 1)
+    raise Context().fatal(
+        "R402",
+        f"cannot read a {type(value).__name__} as a log value",
+        None,
+        help="pass dicts, lists or SDK objects that have model_dump()",
+    )
+
+
+def _text_value(text: str | bytes, ctx: Context) -> tuple[list[Record], bool]:
+    """JSON text, or JSON Lines, decoded into records (``True`` when line-based)."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ctx.fatal("R400", "log is not UTF-8 text", None) from None
+    text = text.lstrip("\ufeff")
+    try:
+        return [(None, json.loads(text))], False
+    except (ValueError, RecursionError):
+        pass
+    records: list[Record] = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            records.append((lineno, json.loads(line)))
+        except (ValueError, RecursionError):
+            ctx.report("R401", f"line {lineno} is not valid JSON; line skipped", lineno)
+    if not records:
+        raise ctx.fatal("R401", "text is not JSON or JSON Lines", None)
+    return records, True
+
+
+def samples_from_value(value: Any, fmt: str = "auto") -> list[RecordedSample]:
+    """Samples from an in-memory value in any known format; raises ``LogError``."""
+    samples, _ = read_value(value, fmt)
+    return samples
+
+
+def read_value(value: Any, fmt: str = "auto") -> tuple[list[RecordedSample], list[Diagnostic]]:
+    """Samples and diagnostics from an in-memory value; raises ``LogError``."""
+    ctx = Context()
+    _check_format(fmt, ctx)
+    if isinstance(value, RecordedSample):
+        return [value], []
+    if isinstance(value, ToolCall):
+        return [RecordedSample(None, (value,))], []
+    if (
+        isinstance(value, list | tuple)
+        and value
+        and all(isinstance(v, RecordedSample) for v in value)
+    ):
+        return list(value), []
+    if isinstance(value, list | tuple) and value and all(isinstance(v, ToolCall) for v in value):
+        return [RecordedSample(None, tuple(value))], []
+    if isinstance(value, str | bytes):
+        records, lines = _text_value(value, ctx)
+    else:
+        records, lines = [(None, _plain(value))], False
+    if lines:
+        chosen = _choose(fmt, [v for _, v in records[:_PROBE_RECORDS]], ctx, "value")
+    else:
+        chosen, spread = _choose_document(fmt, records[0][1], ctx, "value")
+        if spread:
+            records = [(None, item) for item in records[0][1]]
+    try:
+        samples = list(READERS[chosen].read(records, ctx))
+    except RecursionError:
+        raise ctx.fatal("R404", "value nested too deeply", None) from None
+    return samples, ctx.diagnostics
+
+
+def calls_to_json(samples: Iterable[RecordedSample]) -> dict[str, Any]:
+    """Samples as ``{"samples": [{"id", "calls": [...]}]}``, the JSON form of ``calls``."""
+    return {
+        "samples": [
+            {"id": sample.id, "calls": [call.to_json() for call in sample.calls]}
+            for sample in samples
+        ]
+    }

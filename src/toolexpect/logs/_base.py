@@ -1,0 +1,223 @@
+"""Shared pieces of the log readers: the error, the reading context and call building.
+
+Exception tree::
+
+    Exception
+     └── LogError      a log that cannot be read at all; carries ``.diagnostic``
+
+Every reader module exposes ``NAME``, ``sniff(value) -> bool`` (does a first decoded
+record look like this format) and ``read(records, ctx)`` (records to samples).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, Protocol, TypeAlias
+
+from toolexpect.calls import RecordedSample, ToolCall
+from toolexpect.diagnostics import Diagnostic, Span, make
+
+__all__ = [
+    "Context",
+    "LogError",
+    "Reader",
+    "Record",
+    "dedupe",
+    "is_dict",
+    "new_call",
+]
+
+Record: TypeAlias = tuple[int | None, Any]
+"""One decoded record: its 1-based line in the file (``None`` in memory) and its value."""
+
+
+class LogError(Exception):
+    """A log that cannot be read at all; ``diagnostic`` says why and where."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+class Reader(Protocol):
+    """What a format module provides."""
+
+    NAME: str
+
+    def sniff(self, value: Any) -> bool:
+        """Whether a first decoded record looks like this format."""
+        ...
+
+    def read(self, records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
+        """Turn decoded records into samples."""
+        ...
+
+
+_FIELDS = tuple(f.name for f in fields(ToolCall))
+assert _FIELDS == (
+    "name",
+    "arguments",
+    "id",
+    "kind",
+    "raw_arguments",
+    "valid_json",
+    "path",
+    "line",
+), _FIELDS
+_new = object.__new__
+_SLOT: dict[str, Any] = dict(vars(ToolCall))
+_set_name: Callable[[Any, Any], None] = _SLOT["name"].__set__
+_set_arguments: Callable[[Any, Any], None] = _SLOT["arguments"].__set__
+_set_id: Callable[[Any, Any], None] = _SLOT["id"].__set__
+_set_kind: Callable[[Any, Any], None] = _SLOT["kind"].__set__
+_set_raw: Callable[[Any, Any], None] = _SLOT["raw_arguments"].__set__
+_set_valid: Callable[[Any, Any], None] = _SLOT["valid_json"].__set__
+_set_path: Callable[[Any, Any], None] = _SLOT["path"].__set__
+_set_line: Callable[[Any, Any], None] = _SLOT["line"].__set__
+
+
+def new_call(
+    name: str,
+    arguments: Mapping[str, Any],
+    call_id: str | None,
+    kind: str,
+    raw: str | None,
+    valid: bool,
+    path: str | None,
+    line: int | None,
+) -> ToolCall:
+    """Build a ToolCall without the frozen-dataclass ``__init__`` cost (same result)."""
+    call: ToolCall = _new(ToolCall)
+    _set_name(call, name)
+    _set_arguments(call, arguments)
+    _set_id(call, call_id)
+    _set_kind(call, kind)
+    _set_raw(call, raw)
+    _set_valid(call, valid)
+    _set_path(call, path)
+    _set_line(call, line)
+    return call
+
+
+def is_dict(value: Any) -> bool:
+    """Whether ``value`` is a JSON object."""
+    return isinstance(value, dict)
+
+
+def _id_text(value: Any) -> str | None:
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        return str(value)
+    return None
+
+
+@dataclass
+class Context:
+    """Where records come from and where findings go."""
+
+    path: str | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def span(self, line: int | None) -> Span | None:
+        """A point span at the start of ``line``."""
+        return Span.point(line, 1) if line is not None else None
+
+    def report(self, code: str, message: str, line: int | None, help: str | None = None) -> None:
+        """Record a non-fatal finding."""
+        self.diagnostics.append(make(code, message, self.span(line), help=help, path=self.path))
+
+    def fatal(self, code: str, message: str, line: int | None, help: str | None = None) -> LogError:
+        """An error to raise for a log that cannot be read."""
+        return LogError(make(code, message, self.span(line), help=help, path=self.path))
+
+    def call(
+        self,
+        name: Any,
+        arguments: Any,
+        call_id: Any,
+        line: int | None,
+        kind: str = "function",
+        raw: str | None = None,
+    ) -> ToolCall | None:
+        """A call from logged pieces; arguments given as text are decoded (R403 if invalid).
+
+        Returns ``None`` (after an R404) when there is no usable tool name.
+        """
+        if not isinstance(name, str) or not name:
+            self.report(
+                "R404",
+                f"a {kind} call without a tool name was skipped",
+                line,
+                help="each call needs a non-empty string name",
+            )
+            return None
+        cid = _id_text(call_id)
+        if type(arguments) is dict:
+            return new_call(name, arguments, cid, kind, raw, True, self.path, line)
+        if arguments is None:
+            return new_call(name, {}, cid, kind, raw, True, self.path, line)
+        if isinstance(arguments, str):
+            return self._decode(name, arguments, cid, kind, line)
+        if isinstance(arguments, dict):
+            return new_call(name, dict(arguments), cid, kind, raw, True, self.path, line)
+        return self.invalid(name, json.dumps(arguments), cid, kind, line, "not an object")
+
+    def _decode(
+        self, name: str, text: str, cid: str | None, kind: str, line: int | None
+    ) -> ToolCall:
+        if not text.strip():
+            return new_call(name, {}, cid, kind, text, True, self.path, line)
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            return self.invalid(name, text, cid, kind, line, str(exc))
+        if type(value) is not dict:
+            return self.invalid(name, text, cid, kind, line, "not a JSON object")
+        return new_call(name, value, cid, kind, text, True, self.path, line)
+
+    def invalid(
+        self, name: str, text: str, cid: str | None, kind: str, line: int | None, why: str
+    ) -> ToolCall:
+        """Keep a call whose arguments cannot be decoded, with its raw text (R403)."""
+        self.report(
+            "R403",
+            f"arguments of call {name!r} are not a JSON object ({why}); kept as raw text",
+            line,
+            help="only an argument-less expectation can match this call",
+        )
+        return new_call(name, {}, cid, kind, text, False, self.path, line)
+
+    def sample(
+        self, sample_id: Any, calls: Iterable[ToolCall | None], line: int | None
+    ) -> RecordedSample:
+        """A sample from calls (``None`` entries dropped), duplicates by call id removed."""
+        return RecordedSample(_id_text(sample_id), dedupe(calls), self.path, line)
+
+
+def dedupe(calls: Iterable[ToolCall | None]) -> tuple[ToolCall, ...]:
+    """Calls in order, each call id kept once (calls without an id are all kept)."""
+    seen: set[tuple[str, str]] = set()
+    out: list[ToolCall] = []
+    for call in calls:
+        if call is None:
+            continue
+        if call.id is not None:
+            key = (call.kind, call.id)
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(call)
+    return tuple(out)
+
+
+def first(mapping: Mapping[str, Any], *keys: str) -> Any:
+    """The value of the first of ``keys`` present in ``mapping`` (camelCase / snake_case)."""
+    for key in keys:
+        if key in mapping:
+            return mapping[key]
+    return None

@@ -1,0 +1,173 @@
+"""Reading a log file into decoded records: JSON Lines line by line, or one JSON document.
+
+A file whose first non-blank line is a complete JSON value is read as JSON Lines, lazily,
+one line at a time (bounded memory). Otherwise the whole file is one JSON document.
+Server-sent-event captures (``data: {...}`` lines) are read as JSON Lines too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from typing import Any
+
+from toolexpect.logs._base import Context, LogError, Record
+
+__all__ = ["Source", "open_source"]
+
+_PROBE = 1 << 16
+_SKIP_SSE = (b"event:", b"id:", b"retry:", b":")
+
+
+class Source:
+    """The decoded records of one file, and whether it is line-based."""
+
+    def __init__(self, path: str, ctx: Context, lines: bool, document: Any = None) -> None:
+        self.path = path
+        self.ctx = ctx
+        self.lines = lines
+        self.document = document
+
+    def records(self) -> Iterator[Record]:
+        """Decoded records; a malformed line is an R401 and reading goes on."""
+        if not self.lines:
+            yield (1, self.document)
+            return
+        yield from _read_lines(self.path, self.ctx)
+
+
+def _decode_error(ctx: Context, lineno: int | None) -> LogError:
+    return ctx.fatal(
+        "R400",
+        "log is not UTF-8 text",
+        lineno,
+        help="re-encode the log as UTF-8",
+    )
+
+
+def _sse_payload(raw: bytes) -> bytes | None:
+    """The JSON of a server-sent-event line, or ``None`` for lines to skip."""
+    stripped = raw.strip()
+    if stripped.startswith(b"data:"):
+        body = stripped[5:].strip()
+        if body == b"[DONE]" or not body:
+            return None
+        return body
+    if stripped.startswith(_SKIP_SSE):
+        return None
+    return stripped
+
+
+def _read_lines(path: str, ctx: Context) -> Iterator[Record]:
+    loads = json.loads
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed in finally; generator lifetime
+    except OSError as exc:
+        raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
+    try:
+        lineno = 0
+        for raw in handle:
+            lineno += 1
+            first = raw[:1]
+            if first != b"{" and first != b"[":
+                if not raw.strip():
+                    continue
+                if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                    raw = raw[3:]
+                body = _sse_payload(raw)
+                if body is None:
+                    continue
+                raw = body
+            try:
+                value = loads(raw)
+            except UnicodeDecodeError:
+                raise _decode_error(ctx, lineno) from None
+            except (ValueError, RecursionError) as exc:
+                try:
+                    raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise _decode_error(ctx, lineno) from None
+                ctx.report(
+                    "R401",
+                    f"line {lineno} is not valid JSON ({_short(exc)}); line skipped",
+                    lineno,
+                    help="each line of a JSON Lines log must be one JSON value",
+                )
+                continue
+            yield (lineno, value)
+    except OSError as exc:
+        raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
+    finally:
+        handle.close()
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def open_source(path: str | os.PathLike[str], ctx: Context) -> Source:
+    """Probe ``path`` and decide between JSON Lines and one JSON document."""
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as handle:
+            head = handle.read(_PROBE)
+            size = os.fstat(handle.fileno()).st_size
+    except OSError as exc:
+        raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
+    except ValueError as exc:  # e.g. an embedded NUL in the path
+        raise ctx.fatal("R400", f"cannot read log: {exc}", None) from None
+    _check_utf8(head, size, ctx)
+    text = head.decode("utf-8", errors="ignore").lstrip("\ufeff")
+    if not text.strip():
+        raise ctx.fatal("R402", "log is empty", None, help="a log holds at least one record")
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        body = _sse_payload(line.encode("utf-8"))
+        if body is None:
+            continue
+        try:
+            json.loads(body)
+        except (ValueError, RecursionError):
+            break
+        return Source(name, ctx, lines=True)
+    # Not line-based: one JSON document (pretty-printed), else lines with errors.
+    try:
+        with open(name, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
+    try:
+        whole = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _decode_error(ctx, data.count(b"\n", 0, exc.start) + 1) from None
+    try:
+        document = json.loads(whole.lstrip("\ufeff"))
+    except json.JSONDecodeError as exc:
+        if "\n" in whole.strip():
+            return Source(name, ctx, lines=True)
+        raise ctx.fatal(
+            "R401",
+            f"log is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})",
+            exc.lineno,
+            help="a log is one JSON document or JSON Lines",
+        ) from None
+    except (ValueError, RecursionError) as exc:
+        raise ctx.fatal("R401", f"log is not valid JSON ({_short(exc)})", None) from None
+    return Source(name, ctx, lines=False, document=document)
+
+
+def _check_utf8(head: bytes, size: int, ctx: Context) -> None:
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        truncated = (
+            len(head) < size
+            and exc.start >= len(head) - 3
+            and exc.reason.startswith("unexpected end")
+        )
+        if not truncated:
+            line = head.count(b"\n", 0, exc.start) + 1
+            raise _decode_error(ctx, line) from None

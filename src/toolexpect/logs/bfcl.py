@@ -1,0 +1,142 @@
+"""Berkeley Function Calling Leaderboard result files: ``{"id", "result"}`` lines.
+
+``result`` is a list of ``{"func": {"arg": value}}`` (arguments may be a JSON string, as
+function-calling models record them), the Python-call string form ``"[func(arg=1), ...]"``,
+or, for multi-turn categories, nested lists of either. The string form is parsed with
+``ast.parse`` and each keyword value read with ``ast.literal_eval`` of its node: nothing
+from the log is ever evaluated or executed. A value that is not a JSON literal (a name,
+an expression, a set) keeps the call with its raw text and ``valid_json=False`` (R403).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from toolexpect.calls import RecordedSample, ToolCall
+from toolexpect.logs._base import Context, Record
+
+__all__ = ["NAME", "parse_call_string", "read", "sniff"]
+
+NAME = "bfcl"
+
+_MAX_SOURCE = 1 << 20
+
+
+def sniff(value: Any) -> bool:
+    """A result line: ``id`` and a ``result`` that is a string or a list."""
+    return (
+        isinstance(value, dict)
+        and "id" in value
+        and isinstance(value.get("result"), str | list)
+        and "tool_calls" not in value
+    )
+
+
+class _NotJson(Exception):
+    pass
+
+
+def _to_json(value: Any) -> Any:
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, list | tuple):
+        return [_to_json(v) for v in value]
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise _NotJson("a key that is not a string")
+            out[k] = _to_json(v)
+        return out
+    raise _NotJson(f"a {type(value).__name__} value")
+
+
+def _dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
+def parse_call_string(text: str, ctx: Context, line: int | None) -> list[ToolCall | None] | None:
+    """Calls of ``"[f(a=1), g()]"`` (or one bare call), or ``None`` if it is not that form."""
+    source = text.strip()
+    if not source or len(source) > _MAX_SOURCE:
+        return None
+    try:
+        tree = ast.parse(source, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    body = tree.body
+    nodes = body.elts if isinstance(body, ast.List | ast.Tuple) else [body]
+    if not all(isinstance(n, ast.Call) for n in nodes):
+        return None
+    calls: list[ToolCall | None] = []
+    for node in nodes:
+        assert isinstance(node, ast.Call)
+        name = _dotted(node.func)
+        raw = ast.get_source_segment(source, node) or ""
+        if name is None:
+            ctx.report(
+                "R404", f"a call whose function is not a plain name was skipped: {raw[:60]!r}", line
+            )
+            continue
+        if node.args or any(k.arg is None for k in node.keywords):
+            calls.append(
+                ctx.invalid(name, raw, None, "function", line, "positional or ** arguments")
+            )
+            continue
+        arguments: dict[str, Any] = {}
+        try:
+            for keyword in node.keywords:
+                assert keyword.arg is not None
+                arguments[keyword.arg] = _to_json(ast.literal_eval(keyword.value))
+        except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError, _NotJson) as exc:
+            why = str(exc) if isinstance(exc, _NotJson) else "a value that is not a literal"
+            calls.append(ctx.invalid(name, raw, None, "function", line, why))
+            continue
+        calls.append(ctx.call(name, arguments, None, line))
+    return calls
+
+
+def _collect(value: Any, ctx: Context, line: int | None, top: bool) -> list[ToolCall | None]:
+    if isinstance(value, str):
+        parsed = parse_call_string(value, ctx, line)
+        if parsed is None:
+            if top:
+                ctx.report(
+                    "R404",
+                    f"result is not a list of calls ({value[:60]!r}); sample has no calls",
+                    line,
+                )
+            return []
+        return parsed
+    if isinstance(value, list):
+        calls: list[ToolCall | None] = []
+        for item in value:
+            calls.extend(_collect(item, ctx, line, top=False))
+        return calls
+    if isinstance(value, dict):
+        calls = []
+        for name, args in value.items():
+            if isinstance(args, str) and not args.lstrip().startswith("{"):
+                calls.append(ctx.invalid(name, args, None, "function", line, "not a JSON object"))
+            else:
+                calls.append(ctx.call(name, args, None, line))
+        return calls
+    return []
+
+
+def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
+    """One sample per result line, the BFCL ``id`` as sample id."""
+    for line, value in records:
+        items = value if isinstance(value, list) and not sniff(value) else [value]
+        for item in items:
+            if not sniff(item):
+                ctx.report("R404", "a record that is not a BFCL result was skipped", line)
+                continue
+            yield ctx.sample(item.get("id"), _collect(item["result"], ctx, line, top=True), line)

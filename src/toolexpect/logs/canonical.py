@@ -1,0 +1,138 @@
+"""The canonical log: ``{"id": ..., "tool_calls": [{"name", "arguments"}]}`` samples.
+
+Accepted shapes: one sample per JSON Lines line, a JSON list of samples, ``{"samples":
+[...]}``, a bare list of calls (one sample) and one call per line (one sample, emitted at
+the end). This is the hot path of ``toolexpect score``: one ``json.loads`` per line, and
+calls built without per-call format detection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from toolexpect.calls import RecordedSample, ToolCall
+from toolexpect.logs._base import Context, Record, dedupe, new_call
+
+__all__ = ["NAME", "read", "sniff"]
+
+NAME = "canonical"
+
+_CALL_KEYS = frozenset({"name", "arguments", "id", "kind", "raw_arguments", "valid_json"})
+_SAMPLE_KEYS = frozenset({"id", "tool_calls", "calls"})
+
+
+def _is_call(value: Any) -> bool:
+    return type(value) is dict and isinstance(value.get("name"), str) and value.keys() <= _CALL_KEYS
+
+
+def _is_sample(value: Any) -> bool:
+    if type(value) is not dict or not value.keys() <= _SAMPLE_KEYS:
+        return False
+    calls = value.get("tool_calls", value.get("calls"))
+    return type(calls) is list and all(_is_call(c) for c in calls[:3])
+
+
+def sniff(value: Any) -> bool:
+    """A canonical sample, call, list of either, or ``{"samples": [...]}``."""
+    if type(value) is dict:
+        if "samples" in value and type(value["samples"]) is list and len(value) == 1:
+            return all(_is_sample(s) for s in value["samples"][:3])
+        return _is_sample(value) or _is_call(value)
+    if type(value) is list and value:
+        return all(_is_sample(v) for v in value[:3]) or all(_is_call(v) for v in value[:3])
+    return False
+
+
+def _calls(raw_calls: Any, ctx: Context, line: int | None) -> tuple[ToolCall, ...]:
+    path = ctx.path
+    out: list[ToolCall] = []
+    if type(raw_calls) is not list:
+        ctx.report("R404", "tool_calls is not a list; sample read with no calls", line)
+        return ()
+    has_id = False
+    for raw in raw_calls:
+        if type(raw) is dict:
+            name = raw.get("name")
+            args = raw.get("arguments")
+            cid = raw.get("id")
+            if (
+                type(name) is str
+                and name
+                and type(args) is dict
+                and (cid is None or type(cid) is str)
+                and "kind" not in raw
+                and "valid_json" not in raw
+            ):
+                # The fast path: a well-formed call of the canonical form.
+                out.append(new_call(name, args, cid, "function", None, True, path, line))
+                has_id = has_id or cid is not None
+                continue
+            call = _slow_call(raw, ctx, line)
+        else:
+            ctx.report("R404", "a call that is not an object was skipped", line)
+            call = None
+        if call is not None:
+            has_id = has_id or call.id is not None
+            out.append(call)
+    return dedupe(out) if has_id else tuple(out)
+
+
+def _slow_call(raw: dict[str, Any], ctx: Context, line: int | None) -> ToolCall | None:
+    kind = raw.get("kind")
+    kind = kind if isinstance(kind, str) and kind else "function"
+    if raw.get("valid_json") is False and isinstance(raw.get("raw_arguments"), str):
+        name = raw.get("name")
+        if not isinstance(name, str) or not name:
+            return ctx.call(name, None, None, line, kind)
+        cid = raw.get("id")
+        return ctx.invalid(
+            name,
+            raw["raw_arguments"],
+            cid if isinstance(cid, str) else None,
+            kind,
+            line,
+            "recorded as invalid",
+        )
+    return ctx.call(raw.get("name"), raw.get("arguments"), raw.get("id"), line, kind)
+
+
+def _sample(value: dict[str, Any], ctx: Context, line: int | None) -> RecordedSample:
+    sid = value.get("id")
+    if sid is not None and type(sid) is not str:
+        sid = str(sid) if isinstance(sid, int | float) and not isinstance(sid, bool) else None
+    calls = value["tool_calls"] if "tool_calls" in value else value.get("calls")
+    return RecordedSample(sid, _calls(calls, ctx, line), ctx.path, line)
+
+
+def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
+    """Samples in file order; loose calls (one per line) form one sample at the end."""
+    loose: list[ToolCall | None] = []
+    loose_line: int | None = None
+    for line, value in records:
+        if type(value) is dict:
+            if "tool_calls" in value or "calls" in value:
+                yield _sample(value, ctx, line)
+            elif "samples" in value and type(value["samples"]) is list:
+                for item in value["samples"]:
+                    if type(item) is dict:
+                        yield _sample(item, ctx, line)
+                    else:
+                        ctx.report("R404", "a sample that is not an object was skipped", line)
+            elif "name" in value:
+                loose_line = loose_line or line
+                loose.append(_slow_call(value, ctx, line))
+            else:
+                ctx.report("R404", "a record that is neither a sample nor a call was skipped", line)
+        elif type(value) is list:
+            if value and all(
+                type(v) is dict and ("tool_calls" in v or "calls" in v) for v in value
+            ):
+                for item in value:
+                    yield _sample(item, ctx, line)
+            else:
+                yield RecordedSample(None, _calls(value, ctx, line), ctx.path, line)
+        else:
+            ctx.report("R404", "a record that is neither a sample nor a call was skipped", line)
+    if loose:
+        yield RecordedSample(None, dedupe(loose), ctx.path, loose_line)

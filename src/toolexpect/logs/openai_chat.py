@@ -1,0 +1,198 @@
+"""OpenAI Chat Completions: responses, ``messages`` conversations and streamed chunks.
+
+* a ``chat.completion`` response: one sample per choice, the response id as sample id;
+* a conversation (``{"messages": [...]}`` or a bare list of messages): the assistant
+  messages' ``tool_calls`` (and legacy ``function_call``), one sample;
+* ``chat.completion.chunk`` lines: tool-call fragments reassembled by stream id, choice
+  index and tool-call index; a sample is emitted when its choice finishes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from toolexpect.calls import RecordedSample, ToolCall
+from toolexpect.logs._base import Context, Record
+
+__all__ = ["NAME", "calls_from_message", "is_chat_message", "read", "sniff"]
+
+NAME = "openai-chat"
+
+
+def is_chat_message(value: Any) -> bool:
+    """An OpenAI-style chat message (``role`` plus ``tool_calls``/``content``)."""
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("role"), str)
+        and ("content" in value or "tool_calls" in value or "function_call" in value)
+        and not _anthropic_content(value.get("content"))
+    )
+
+
+def _anthropic_content(content: Any) -> bool:
+    return isinstance(content, list) and any(
+        isinstance(b, dict) and b.get("type") in ("tool_use", "tool_result") for b in content
+    )
+
+
+def _is_completion(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("choices"), list)
+        and (
+            value.get("object") in ("chat.completion", "chat.completion.chunk")
+            or any(
+                isinstance(c, dict) and ("message" in c or "delta" in c) for c in value["choices"]
+            )
+        )
+    )
+
+
+def sniff(value: Any) -> bool:
+    """A completion, a chunk, or a conversation of chat messages."""
+    if _is_completion(value):
+        return True
+    if isinstance(value, dict) and isinstance(value.get("messages"), list):
+        msgs = value["messages"]
+        return bool(msgs) and all(is_chat_message(m) for m in msgs) and _has_calls(msgs)
+    if isinstance(value, list) and value:
+        return all(is_chat_message(m) for m in value) and _has_calls(value)
+    return False
+
+
+def _has_calls(messages: list[Any]) -> bool:
+    return any(
+        isinstance(m, dict) and ("tool_calls" in m or "function_call" in m) for m in messages
+    )
+
+
+def calls_from_message(message: Any, ctx: Context, line: int | None) -> list[ToolCall | None]:
+    """The calls of one assistant message (``tool_calls`` items and ``function_call``)."""
+    out: list[ToolCall | None] = []
+    if not isinstance(message, dict):
+        return out
+    tool_calls = message.get("tool_calls")
+    if isinstance(tool_calls, list):
+        for item in tool_calls:
+            if not isinstance(item, dict):
+                ctx.report("R404", "a tool call that is not an object was skipped", line)
+                continue
+            fn = item.get("function")
+            if isinstance(fn, dict):
+                out.append(ctx.call(fn.get("name"), fn.get("arguments"), item.get("id"), line))
+            elif isinstance(item.get("custom"), dict):
+                custom = item["custom"]
+                out.append(
+                    ctx.call(
+                        custom.get("name"),
+                        {"input": custom.get("input")},
+                        item.get("id"),
+                        line,
+                        kind="custom",
+                    )
+                )
+            else:
+                ctx.report("R404", "a tool call without a function was skipped", line)
+    fn_call = message.get("function_call")
+    if isinstance(fn_call, dict):
+        out.append(ctx.call(fn_call.get("name"), fn_call.get("arguments"), None, line))
+    return out
+
+
+def conversation_calls(
+    messages: list[Any], ctx: Context, line: int | None
+) -> list[ToolCall | None]:
+    """Calls of the assistant messages of a conversation, in order."""
+    out: list[ToolCall | None] = []
+    for message in messages:
+        if isinstance(message, dict) and message.get("role") == "assistant":
+            out.extend(calls_from_message(message, ctx, line))
+    return out
+
+
+def completion_samples(
+    value: dict[str, Any], ctx: Context, line: int | None
+) -> list[RecordedSample]:
+    """One sample per choice of a ``chat.completion`` response."""
+    samples = []
+    for choice in value.get("choices") or []:
+        if isinstance(choice, dict):
+            calls = calls_from_message(choice.get("message"), ctx, line)
+            samples.append(ctx.sample(value.get("id"), calls, line))
+    return samples
+
+
+class _Stream:
+    """Tool-call fragments of one streamed choice, by tool-call index."""
+
+    def __init__(self, sid: Any, line: int | None) -> None:
+        self.sid = sid
+        self.line = line
+        self.parts: dict[int, dict[str, Any]] = {}
+        self.legacy: dict[str, Any] | None = None
+
+    def add(self, delta: dict[str, Any]) -> None:
+        for item in delta.get("tool_calls") or []:
+            if not isinstance(item, dict):
+                continue
+            index = item.get("index")
+            index = index if isinstance(index, int) else len(self.parts)
+            part = self.parts.setdefault(index, {"id": None, "name": "", "args": []})
+            if item.get("id"):
+                part["id"] = item["id"]
+            fn = item.get("function")
+            if isinstance(fn, dict):
+                if isinstance(fn.get("name"), str):
+                    part["name"] += fn["name"]
+                if isinstance(fn.get("arguments"), str):
+                    part["args"].append(fn["arguments"])
+        fc = delta.get("function_call")
+        if isinstance(fc, dict):
+            if self.legacy is None:
+                self.legacy = {"name": "", "args": []}
+            if isinstance(fc.get("name"), str):
+                self.legacy["name"] += fc["name"]
+            if isinstance(fc.get("arguments"), str):
+                self.legacy["args"].append(fc["arguments"])
+
+    def sample(self, ctx: Context) -> RecordedSample:
+        calls: list[ToolCall | None] = []
+        for index in sorted(self.parts):
+            part = self.parts[index]
+            calls.append(ctx.call(part["name"], "".join(part["args"]), part["id"], self.line))
+        if self.legacy is not None:
+            calls.append(
+                ctx.call(self.legacy["name"], "".join(self.legacy["args"]), None, self.line)
+            )
+        return ctx.sample(self.sid, calls, self.line)
+
+
+def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
+    """Samples from completions, chunks and conversations, in file order."""
+    streams: dict[tuple[Any, Any], _Stream] = {}
+    for line, value in records:
+        if isinstance(value, dict) and value.get("object") == "chat.completion.chunk":
+            for choice in value.get("choices") or []:
+                if not isinstance(choice, dict):
+                    continue
+                key = (value.get("id"), choice.get("index", 0))
+                stream = streams.get(key)
+                if stream is None:
+                    stream = streams[key] = _Stream(value.get("id"), line)
+                delta = choice.get("delta")
+                if isinstance(delta, dict):
+                    stream.add(delta)
+                if choice.get("finish_reason"):
+                    yield streams.pop(key).sample(ctx)
+        elif _is_completion(value):
+            yield from completion_samples(value, ctx, line)
+        elif isinstance(value, dict) and isinstance(value.get("messages"), list):
+            calls = conversation_calls(value["messages"], ctx, line)
+            yield ctx.sample(value.get("id"), calls, line)
+        elif isinstance(value, list):
+            yield ctx.sample(None, conversation_calls(value, ctx, line), line)
+        else:
+            ctx.report("R404", "a record that is not a chat completion was skipped", line)
+    for stream in streams.values():
+        yield stream.sample(ctx)
