@@ -84,7 +84,7 @@ class Recording:
     def tool(self, fn: F, /) -> F: ...
 
     @overload
-    def tool(self, *, name: str | None = None) -> Callable[[F], F]: ...
+    def tool(self, /, *, name: str | None = None) -> Callable[[F], F]: ...
 
     def tool(self, fn: F | None = None, /, *, name: str | None = None) -> F | Callable[[F], F]:
         """Decorate a tool function so that each call is recorded into this recording."""
@@ -145,7 +145,7 @@ def _wrap(fn: F, name: str | None, targets: Callable[[], tuple[Recording, ...]])
         for recording in recordings:
             recording.add(tool_called, arguments)
 
-    wrapper: Callable[..., Any]
+    wrapper: Any
     if inspect.iscoroutinefunction(fn):
 
         @functools.wraps(fn)
@@ -162,7 +162,7 @@ def _wrap(fn: F, name: str | None, targets: Callable[[], tuple[Recording, ...]])
             return fn(*args, **kwargs)
 
         wrapper = sync_wrapper
-    wrapper.name = tool_called  # type: ignore[attr-defined]
+    setattr(wrapper, "name", tool_called)  # noqa: B010 - functions take attributes
     return cast(F, wrapper)
 
 
