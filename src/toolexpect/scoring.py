@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from toolexpect.calls import RecordedSample
-from toolexpect.matching import CaseResult, CompiledCase, RunAccumulator
+from toolexpect.matching import CaseAccumulator, CaseResult, CompiledCase, compile_case
 from toolexpect.model import Case, Spec
 
 __all__ = ["CaseOutcome", "ScoreReport", "UnusedSample", "score"]
@@ -70,7 +70,8 @@ class ScoreReport:
 class _Slot:
     file: str | None
     case: Case
-    accumulator: RunAccumulator
+    compiled: CompiledCase
+    accumulator: CaseAccumulator
 
 
 def score(specs: Sequence[Spec], samples: Iterable[RecordedSample]) -> ScoreReport:
@@ -79,7 +80,7 @@ def score(specs: Sequence[Spec], samples: Iterable[RecordedSample]) -> ScoreRepo
     by_name: dict[str, list[_Slot]] = {}
     for spec in specs:
         for case in spec.cases:
-            slot = _Slot(spec.path, case, RunAccumulator(CompiledCase(case)))
+            slot = _Slot(spec.path, case, compile_case(case), CaseAccumulator(case))
             slots.append(slot)
             by_name.setdefault(case.name, []).append(slot)
     only = slots[0] if len(slots) == 1 else None
@@ -96,7 +97,7 @@ def score(specs: Sequence[Spec], samples: Iterable[RecordedSample]) -> ScoreRepo
                 entry[0] = int(entry[0]) + 1  # type: ignore[call-overload]
             continue
         for slot in targets:
-            slot.accumulator.add(sample.calls)
+            slot.accumulator.add(slot.compiled.evaluate(sample.calls))
     outcomes = tuple(CaseOutcome(s.file, s.case, s.accumulator.result()) for s in slots)
     names = len(slots)
     return ScoreReport(
