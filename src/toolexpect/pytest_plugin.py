@@ -7,12 +7,13 @@ Without these options the plugin adds no items and reads nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.recording import Recording, record
 
 __all__ = ["CaseItem", "SpecFileNode", "ToolexpectCaseFailure", "tool_calls"]
@@ -62,6 +63,10 @@ class ToolexpectCaseFailure(Exception):
     """A spec case that failed or could not be scored; the message is the explanation."""
 
 
+_KEPT_SAMPLES = 10_000
+"""At most this many recorded runs are kept to show their calls under a failing case."""
+
+
 class _Scores:
     """The score report of all spec files, computed once, on first use."""
 
@@ -69,16 +74,29 @@ class _Scores:
         self.config = config
         self.specs = specs
         self._outcomes: dict[tuple[str | None, str], Any] | None = None
+        self._seen: list[tuple[str | None, tuple[ToolCall, ...]]] = []
+
+    def _keep(self, samples: Iterable[RecordedSample]) -> Iterator[RecordedSample]:
+        for sample in samples:
+            if len(self._seen) < _KEPT_SAMPLES:
+                self._seen.append((sample.id, sample.calls))
+            yield sample
 
     def outcome(self, path: str | None, case: str) -> Any:
+        """The ``CaseOutcome`` of one case."""
         if self._outcomes is None:
             from toolexpect.logs import open_log
             from toolexpect.scoring import score
 
             logs = [open_log(p) for p in self.config.getoption(_LOGS)]
-            report = score(self.specs, (sample for log in logs for sample in log))
+            report = score(self.specs, self._keep(sample for log in logs for sample in log))
             self._outcomes = {(o.file, o.case.name): o for o in report.cases}
         return self._outcomes[(path, case)]
+
+    def runs(self, case: str) -> list[tuple[ToolCall, ...]]:
+        """The calls of the kept runs of a case, in the order they were scored."""
+        only = sum(len(spec.cases) for spec in self.specs) == 1
+        return [calls for sid, calls in self._seen if sid == case or (only and sid is None)]
 
 
 class SpecFileNode(pytest.File):
@@ -121,7 +139,9 @@ class CaseItem(pytest.Item):
             shown = self.path
             if shown.is_relative_to(self.config.rootpath):
                 shown = shown.relative_to(self.config.rootpath)
-            raise ToolexpectCaseFailure(explain_case(self.case, outcome.result, path=str(shown)))
+            runs = scores.runs(self.case.name)
+            text = explain_case(self.case, outcome.result, path=str(shown), runs=runs)
+            raise ToolexpectCaseFailure(text)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:  # type: ignore[override]
         """The explanation, without toolexpect's own frames."""

@@ -2,7 +2,7 @@
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -35,7 +35,10 @@ class FakeAgentsTool:
     """Stands in for an OpenAI Agents SDK FunctionTool: ``name`` and ``params_json_schema``."""
 
     name = "lookup_order"
-    params_json_schema = {"type": "object", "properties": {"order_id": {"type": "string"}}}
+    params_json_schema: ClassVar[dict[str, Any]] = {
+        "type": "object",
+        "properties": {"order_id": {"type": "string"}},
+    }
 
 
 @toolexpect.tool(name="weather_now")
@@ -62,7 +65,9 @@ def _then(tool: object, calls: list[ToolCall], **arguments: Any) -> toolexpect.f
         (functools.partial(get_weather, unit="kelvin"), "get_weather"),
         ("mcp__fs__read", "mcp__fs__read"),
     ],
-    ids=["function", "bound-method", "decorator-override", "langchain-like", "agents-like", "partial", "string"],
+    ids=[
+        "function", "bound-method", "decorator-override", "langchain-like", "agents-like", "partial", "string"
+    ],
 )
 def test_tool_name_resolution(tool: object, name: str) -> None:
     """The expected call takes the tool's name however the tool is given."""
@@ -140,7 +145,7 @@ def test_accuracy_threshold_is_honoured() -> None:
         .when().tool_calls([ToolCall("a")]).then()
     )
     then.assert_tool_call_accuracy(0.5)
-    with pytest.raises(ToolCallAssertionError, match="below the threshold 0.6"):
+    with pytest.raises(ToolCallAssertionError, match=r"below the threshold 0\.6"):
         then.assert_tool_call_accuracy(0.6)
 
 
@@ -148,7 +153,8 @@ def test_no_unexpected_tool_calls() -> None:
     """An extra call fails assert_no_unexpected_tool_calls and is named."""
     _then("a", [ToolCall("a")]).assert_no_unexpected_tool_calls()
     with pytest.raises(ToolCallAssertionError, match="unexpected call #2 b\\(\\)"):
-        _then("a", [ToolCall("a"), ToolCall("b")]).assert_tool_call_accuracy().assert_no_unexpected_tool_calls()
+        then = _then("a", [ToolCall("a"), ToolCall("b")]).assert_tool_call_accuracy()
+        then.assert_no_unexpected_tool_calls()
 
 
 def test_tool_call_order() -> None:

@@ -127,7 +127,7 @@ def test_assert_threshold_allows_partial() -> None:
     """require accuracy lets a partial run pass and fails one below it."""
     spec = "expect a\nexpect b\nexpect c\nexpect d\nrequire accuracy >= 0.75"
     assert_tool_calls([ToolCall("a"), ToolCall("b"), ToolCall("c")], spec)
-    with pytest.raises(ToolCallAssertionError, match="below the threshold 0.75"):
+    with pytest.raises(ToolCallAssertionError, match=r"below the threshold 0\.75"):
         assert_tool_calls([ToolCall("a"), ToolCall("b")], spec)
 
 

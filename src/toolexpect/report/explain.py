@@ -204,8 +204,18 @@ def _status_word(status: str) -> str:
     return {"pass": "passed", "fail": "failed", "error": "could not be scored"}.get(status, status)
 
 
-def explain_case(case: Case, result: CaseResult, *, path: str | None = None) -> str:
-    """Plain text saying why a case failed over its recorded runs."""
+def explain_case(
+    case: Case,
+    result: CaseResult,
+    *,
+    path: str | None = None,
+    runs: Sequence[Sequence[ToolCall]] = (),
+) -> str:
+    """Plain text saying why a case failed over its recorded runs.
+
+    ``runs`` are the calls of the case's runs in scoring order, when kept: a failing run's
+    calls are then shown with it.
+    """
     lines: list[str] = []
     if result.runs > 1:
         mean = "-" if result.mean_score is None else f"{result.mean_score:.2f}"
@@ -217,7 +227,8 @@ def explain_case(case: Case, result: CaseResult, *, path: str | None = None) -> 
     for failure in result.failures:
         lines.append(f"  - {failure.message}{_where(failure, path)}")
     for number, run in result.kept_runs:
-        text = explain_run(case, run, path=path)
+        calls = runs[number] if number < len(runs) else None
+        text = explain_run(case, run, calls, path=path)
         if result.runs > 1:
             text = f"run #{number + 1}: " + text
         lines.append(text)
