@@ -2,6 +2,8 @@
 
 import pytest
 
+pytest_plugins = ["pytester"]
+
 SPEC = """
 case "berlin" {
     expect get_weather(city="Berlin")

@@ -182,7 +182,8 @@ def explain_run(
 ) -> str:
     """Plain text saying why one run of ``case`` failed (or that it passed)."""
     score = "no score" if result.score is None else f"accuracy {result.score:.2f}"
-    counts = f"{result.matched} of {result.expected} expected calls matched, {result.calls} calls recorded"
+    recorded = f"{result.calls} call{'' if result.calls == 1 else 's'} recorded"
+    counts = f"{result.matched} of {result.expected} expected calls matched, {recorded}"
     head = f'case "{case.name}" {_status_word(result.status)}: {score} ({counts})'
     if result.status == "error":
         head = f'case "{case.name}" could not be scored'
