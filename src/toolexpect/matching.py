@@ -340,12 +340,35 @@ def _source_call(expectation: Expectation) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _regex(pattern: str) -> Any:
-    """The compiled RE2 pattern, or ``None`` when RE2 cannot compile it (it matches nothing)."""
+def _regex(pattern: str) -> Callable[[str], bool] | None:
+    """A search function for an RE2 pattern, compiled once; ``None`` when RE2 rejects it.
+
+    The search runs on the UTF-8 bytes of the text (lone surrogates, which JSON allows, are
+    passed through instead of raising), through the compiled RE2 object directly when the
+    ``re2`` module exposes it, else through its public ``search``.
+    """
     try:
-        return re2.compile(pattern)
+        compiled = re2.compile(pattern)
     except Exception:  # re2.error, or a TypeError/ValueError from a bad pattern
         return None
+    raw = getattr(compiled, "_regexp", None)
+    anchor = getattr(getattr(re2, "_Anchor", None), "UNANCHORED", None)
+    if raw is not None and anchor is not None and hasattr(raw, "Match"):
+        match = raw.Match
+
+        def search_bytes(text: str) -> bool:
+            data = text.encode("utf-8", "surrogatepass")
+            return bool(match(anchor, data, 0, len(data))[0][0] >= 0)
+
+        return search_bytes
+
+    def search_text(text: str) -> bool:
+        try:
+            return compiled.search(text) is not None
+        except UnicodeEncodeError:
+            return False
+
+    return search_text
 
 
 def _never(arguments: Mapping[str, Any]) -> bool:
@@ -362,6 +385,22 @@ _COMPARE: dict[Op, Callable[[Any, Any], bool]] = {
     Op.GT: operator.gt,
     Op.GE: operator.ge,
 }
+
+
+_COST: dict[Op, int] = {
+    Op.ABSENT: 0,
+    Op.ANY: 0,
+    Op.EQ: 1,
+    Op.LT: 2,
+    Op.LE: 2,
+    Op.GT: 2,
+    Op.GE: 2,
+    Op.IN: 3,
+    Op.APPROX: 3,
+    Op.PARTIAL: 4,
+    Op.REGEX: 5,
+}
+"""Rough cost of each test: an expectation tests cheap matchers first and stops at a miss."""
 
 
 def _compile_eq(name: str, value: Any) -> Check:
@@ -435,7 +474,7 @@ def _compile_present(matcher: ArgMatcher) -> Check:
 
         def search(a: Mapping[str, Any]) -> bool:
             got = a.get(name, _MISSING)
-            return type(got) is str and regex.search(got) is not None
+            return type(got) is str and regex(got)
 
         return search
     if op is Op.APPROX:
@@ -527,7 +566,10 @@ class _CompiledExpectation:
         self.index = index
         self.expectation = expectation
         self.arg_checks = tuple(_compile_arg(m) for m in expectation.args)
-        self.check = _all_of(self.arg_checks)
+        by_cost = sorted(
+            zip(expectation.args, self.arg_checks, strict=True), key=lambda p: _COST[p[0].op]
+        )
+        self.check = _all_of([check for _, check in by_cost])
 
 
 class _Group:
@@ -666,13 +708,60 @@ class _ToolPlan:
 
     def match(self, calls: Sequence[ToolCall], positions: list[int], assigned: list[int]) -> int:
         """Pair this tool's expectations with its calls (``positions``); fill ``assigned``."""
+        groups = self.groups
+        if groups and len(groups) * len(positions) <= _INDEX_THRESHOLD:
+            matched = self._greedy(calls, positions, assigned)
+            if matched >= 0:
+                return matched
+        return self._full(calls, positions, assigned)
+
+    def _greedy(self, calls: Sequence[ToolCall], positions: list[int], assigned: list[int]) -> int:
+        """Small buckets: each group takes its earliest free matching calls.
+
+        When every group is filled this is a maximum matching (nothing is left unmatched)
+        and the same pairing the full algorithm starts from; otherwise -1, and the caller
+        runs the full algorithm.
+        """
+        used = 0
+        matched = 0
+        for group in self.groups:
+            members = group.members
+            need = len(members)
+            check = group.check
+            taken = 0
+            for local, position in enumerate(positions):
+                if used >> local & 1:
+                    continue
+                call = calls[position]
+                if check(call.arguments if call.valid_json else _EMPTY):
+                    used |= 1 << local
+                    assigned[members[taken]] = position
+                    taken += 1
+                    if taken == need:
+                        break
+            if taken < need:
+                for other in self.groups:
+                    for member in other.members:
+                        assigned[member] = -1
+                return -1
+            matched += need
+        universal = self.universal
+        if universal:
+            free = (p for local, p in enumerate(positions) if not used >> local & 1)
+            for member, position in zip(universal, free, strict=False):
+                assigned[member] = position
+                matched += 1
+        return matched
+
+    def _full(self, calls: Sequence[ToolCall], positions: list[int], assigned: list[int]) -> int:
+        """Greedy start and augmenting paths, with an index on equality arguments."""
         size = len(positions)
         groups = self.groups
         matched = 0
         free: Sequence[int]
         if groups:
             arguments = [_arguments(calls[p]) for p in positions]
-            if len(groups) * size <= _INDEX_THRESHOLD:
+            if len(groups) * size <= _INDEX_THRESHOLD:  # the greedy pass could not fill them
                 adjacency = [
                     [j for j, args in enumerate(arguments) if group.check(args)] for group in groups
                 ]
@@ -733,6 +822,7 @@ class CompiledCase:
         "_forbids",
         "_plans",
         "_threshold",
+        "_tools",
         "case",
         "error",
     )
@@ -763,6 +853,7 @@ class CompiledCase:
                 plan.groups[number].members.append(compiled.index)
                 plan.capacity[number] += 1
         self._plans = plans
+        self._tools = frozenset(plans) | {f.tool for f in case.forbids}
         chains: list[tuple[int | None, tuple[int, ...]]] = [
             (number, chain) for number, chain in enumerate(case.chains)
         ]
@@ -787,14 +878,20 @@ class CompiledCase:
     # -- matching ---------------------------------------------------------------------
 
     def _pair(self, calls: Sequence[ToolCall]) -> tuple[list[int], int, dict[str, list[int]]]:
-        """Pair expectations with calls: call per expectation (-1 when none), count, buckets."""
+        """Pair expectations with calls: call per expectation (-1 when none), count, buckets.
+
+        The buckets (call positions by tool name) hold only the tools the case names.
+        """
         by_tool: dict[str, list[int]] = {}
+        relevant = self._tools
         for position, call in enumerate(calls):
-            bucket = by_tool.get(call.name)
-            if bucket is None:
-                by_tool[call.name] = [position]
-            else:
-                bucket.append(position)
+            name = call.name
+            if name in relevant:
+                bucket = by_tool.get(name)
+                if bucket is None:
+                    by_tool[name] = [position]
+                else:
+                    bucket.append(position)
         assigned = [-1] * len(self._expectations)
         matched = 0
         for tool, plan in self._plans.items():
@@ -901,7 +998,10 @@ class CompiledCase:
         score = matched / expected if expected else None
         precision = matched / total if total else 1.0
         f1 = _f1(score, precision) if score is not None else None
-        pairs = tuple((e, c) for e, c in enumerate(assigned) if c >= 0)
+        if matched == expected:
+            pairs = tuple(enumerate(assigned))
+        else:
+            pairs = tuple((e, c) for e, c in enumerate(assigned) if c >= 0)
         if threshold_ok and not forbidden and not unexpected and not called and not breaks:
             return RunResult(
                 case.name, "pass", score, matched, expected, total, precision, f1, pairs
@@ -934,7 +1034,7 @@ class CompiledCase:
                     },
                 )
             )
-            failures.extend(self._explain_unmatched(calls, assigned, by_tool))
+            failures.extend(self._explain_unmatched(calls, assigned))
         for index, hits in forbidden:
             banned = case.forbids[index]
             more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
@@ -965,9 +1065,10 @@ class CompiledCase:
 
     # -- explaining -------------------------------------------------------------------
 
-    def _explain_unmatched(
-        self, calls: Sequence[ToolCall], assigned: list[int], by_tool: Mapping[str, list[int]]
-    ) -> list[Failure]:
+    def _explain_unmatched(self, calls: Sequence[ToolCall], assigned: list[int]) -> list[Failure]:
+        by_tool: dict[str, list[int]] = {}
+        for position, call in enumerate(calls):
+            by_tool.setdefault(call.name, []).append(position)
         paired_with = {c: e for e, c in enumerate(assigned) if c >= 0}
         failures: list[Failure] = []
         explained = 0

@@ -1,0 +1,166 @@
+"""Properties of the score: bounds, replay, permutation invariance, brute-force maximum."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolexpect.calls import ToolCall
+from toolexpect.matching import evaluate, expectation_matches, tool_call_accuracy
+from toolexpect.model import ArgMatcher, Case, Expectation, Op
+
+TOOLS = ["a", "b"]
+NAMES = ["x", "y"]
+VALUES: list[Any] = [1, 1.0, 2, "s", "t", True, None, [1], {"k": 1}]
+
+_values = st.sampled_from(VALUES)
+_matchers = st.one_of(
+    st.builds(lambda n, v: ArgMatcher(n, Op.EQ, value=v), st.sampled_from(NAMES), _values),
+    st.builds(lambda n: ArgMatcher(n, Op.ANY), st.sampled_from(NAMES)),
+    st.builds(lambda n: ArgMatcher(n, Op.ABSENT), st.sampled_from(NAMES)),
+    st.builds(
+        lambda n, vs: ArgMatcher(n, Op.IN, values=tuple(vs)),
+        st.sampled_from(NAMES),
+        st.lists(_values, min_size=1, max_size=2),
+    ),
+    st.builds(lambda n: ArgMatcher(n, Op.GE, value=1.5), st.sampled_from(NAMES)),
+    st.builds(lambda n: ArgMatcher(n, Op.REGEX, pattern="^s"), st.sampled_from(NAMES)),
+    st.builds(
+        lambda n, v: ArgMatcher(n, Op.EQ, value=v, optional=True), st.sampled_from(NAMES), _values
+    ),
+)
+
+
+def _distinct_names(matchers: list[ArgMatcher]) -> tuple[ArgMatcher, ...]:
+    seen: dict[str, ArgMatcher] = {}
+    for matcher in matchers:
+        seen.setdefault(matcher.name, matcher)
+    return tuple(seen.values())
+
+
+_expectations = st.builds(
+    lambda tool, matchers: Expectation(tool, _distinct_names(matchers)),
+    st.sampled_from(TOOLS),
+    st.lists(_matchers, max_size=2),
+)
+_calls = st.builds(
+    lambda tool, args, valid: ToolCall(tool, args if valid else {}, valid_json=valid),
+    st.sampled_from(TOOLS),
+    st.dictionaries(st.sampled_from(NAMES), _values, max_size=2),
+    st.booleans() | st.just(True),
+)
+
+
+def _brute_force(expectations: list[Expectation], calls: list[ToolCall]) -> int:
+    """The largest number of expectations paired with distinct matching calls, by trying all."""
+    fits = [[expectation_matches(e, c) for c in calls] for e in expectations]
+    slots = list(range(len(calls))) + [None] * len(expectations)
+    best = 0
+    for choice in itertools.permutations(slots, len(expectations)):
+        count = sum(1 for e, c in enumerate(choice) if c is not None and fits[e][c])
+        best = max(best, count)
+    return best
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_expectations, min_size=1, max_size=4), st.lists(_calls, max_size=5))
+def test_score_equals_brute_force_maximum(
+    expectations: list[Expectation], calls: list[ToolCall]
+) -> None:
+    """The matched count equals the best over all pairings, and the score lies in [0, 1]."""
+    result = tool_call_accuracy(expectations, calls)
+    assert 0.0 <= result.score <= 1.0
+    assert result.matched == _brute_force(expectations, calls)
+    used = [c for _, c in result.pairs]
+    assert len(used) == len(set(used))
+    for e, c in result.pairs:
+        assert expectation_matches(expectations[e], calls[c])
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(_expectations, min_size=1, max_size=6),
+    st.lists(_calls, max_size=8),
+    st.randoms(use_true_random=False),
+)
+def test_permutations_never_change_the_score(
+    expectations: list[Expectation], calls: list[ToolCall], rng: Any
+) -> None:
+    """Shuffling the calls or the expectations leaves the score unchanged."""
+    score = tool_call_accuracy(expectations, calls).score
+    shuffled_calls = list(calls)
+    rng.shuffle(shuffled_calls)
+    shuffled_expectations = list(expectations)
+    rng.shuffle(shuffled_expectations)
+    assert tool_call_accuracy(expectations, shuffled_calls).score == score
+    assert tool_call_accuracy(shuffled_expectations, calls).score == score
+    assert tool_call_accuracy(shuffled_expectations, shuffled_calls).score == score
+
+
+def _replay(expectation: Expectation) -> ToolCall:
+    """A call written to satisfy ``expectation`` (every matcher's simplest witness)."""
+    arguments: dict[str, Any] = {}
+    for matcher in expectation.args:
+        if matcher.op is Op.EQ:
+            arguments[matcher.name] = matcher.value
+        elif matcher.op is Op.ANY:
+            arguments[matcher.name] = None
+        elif matcher.op is Op.IN:
+            arguments[matcher.name] = matcher.values[0]
+        elif matcher.op is Op.GE:
+            arguments[matcher.name] = 2
+        elif matcher.op is Op.REGEX:
+            arguments[matcher.name] = "sun"
+    return ToolCall(expectation.tool, arguments)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_expectations, min_size=1, max_size=6), st.lists(_calls, max_size=4), st.randoms())
+def test_a_log_replaying_the_expectations_scores_one(
+    expectations: list[Expectation], noise: list[ToolCall], rng: Any
+) -> None:
+    """A log holding a satisfying call per expectation, mixed with noise, scores 1.0 and passes."""
+    calls = [_replay(e) for e in expectations] + noise
+    rng.shuffle(calls)
+    result = evaluate(Case("replay", tuple(expectations)), calls)
+    assert result.score == 1.0
+    assert result.status == "pass"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_expectations, min_size=1, max_size=30), st.lists(_calls, max_size=40))
+def test_large_inputs_agree_with_the_small_path(
+    expectations: list[Expectation], calls: list[ToolCall]
+) -> None:
+    """Buckets big enough for the index score the same as matching one tool at a time by hand."""
+    result = tool_call_accuracy(expectations, calls)
+    total = 0
+    for tool in TOOLS:
+        mine = [e for e in expectations if e.tool == tool]
+        theirs = [c for c in calls if c.name == tool]
+        if mine:
+            total += _greedy_augmenting_reference(mine, theirs)
+    assert result.matched == total
+
+
+def _greedy_augmenting_reference(expectations: list[Expectation], calls: list[ToolCall]) -> int:
+    """A textbook recursive Kuhn matching, as an independent reference."""
+    fits = [
+        [c for c, call in enumerate(calls) if expectation_matches(e, call)] for e in expectations
+    ]
+    owner: dict[int, int] = {}
+
+    def try_assign(e: int, seen: set[int]) -> bool:
+        for c in fits[e]:
+            if c in seen:
+                continue
+            seen.add(c)
+            if c not in owner or try_assign(owner[c], seen):
+                owner[c] = e
+                return True
+        return False
+
+    return sum(1 for e in range(len(expectations)) if try_assign(e, set()))
