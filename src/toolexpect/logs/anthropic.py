@@ -21,18 +21,16 @@ __all__ = ["NAME", "read", "sniff"]
 
 NAME = "anthropic"
 
-_CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
-_EVENTS = frozenset(
-    {
-        "message_start",
-        "content_block_start",
-        "content_block_delta",
-        "content_block_stop",
-        "message_delta",
-        "message_stop",
-        "ping",
-        "error",
-    }
+_CALL_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
+_EVENTS = (
+    "message_start",
+    "content_block_start",
+    "content_block_delta",
+    "content_block_stop",
+    "message_delta",
+    "message_stop",
+    "ping",
+    "error",
 )
 
 

@@ -22,11 +22,16 @@ __all__ = ["NAME", "ai_fields", "message_calls", "read", "sniff"]
 
 NAME = "langchain"
 
-_AI_CLASSES = frozenset({"AIMessage", "AIMessageChunk"})
-_AI_TYPES = frozenset({"ai", "AIMessageChunk"})
-_MESSAGE_TYPES = frozenset({"ai", "human", "system", "tool", "function", "chat", "AIMessageChunk"})
-_MESSAGE_CLASSES = frozenset(
-    {"AIMessage", "AIMessageChunk", "HumanMessage", "SystemMessage", "ToolMessage", "ChatMessage"}
+_AI_CLASSES = ("AIMessage", "AIMessageChunk")
+_AI_TYPES = ("ai", "AIMessageChunk")
+_MESSAGE_TYPES = ("ai", "human", "system", "tool", "function", "chat", "AIMessageChunk")
+_MESSAGE_CLASSES = (
+    "AIMessage",
+    "AIMessageChunk",
+    "HumanMessage",
+    "SystemMessage",
+    "ToolMessage",
+    "ChatMessage",
 )
 
 

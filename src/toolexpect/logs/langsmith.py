@@ -21,7 +21,7 @@ __all__ = ["NAME", "read", "sniff"]
 
 NAME = "langsmith"
 
-_RUN_TYPES = frozenset({"tool", "llm", "chain", "retriever", "prompt", "parser", "embedding"})
+_RUN_TYPES = ("tool", "llm", "chain", "retriever", "prompt", "parser", "embedding")
 
 
 def _is_run(value: Any) -> bool:

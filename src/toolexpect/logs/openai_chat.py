@@ -168,6 +168,10 @@ class _Stream:
         return ctx.sample(self.sid, calls, self.line)
 
 
+def _hashable(value: Any) -> Any:
+    return value if value is None or isinstance(value, str | int | float) else repr(value)
+
+
 def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
     """Samples from completions, chunks and conversations, in file order."""
     streams: dict[tuple[Any, Any], _Stream] = {}
@@ -176,7 +180,7 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             for choice in value.get("choices") or []:
                 if not isinstance(choice, dict):
                     continue
-                key = (value.get("id"), choice.get("index", 0))
+                key = (_hashable(value.get("id")), _hashable(choice.get("index", 0)))
                 stream = streams.get(key)
                 if stream is None:
                     stream = streams[key] = _Stream(value.get("id"), line)

@@ -28,7 +28,7 @@ _PROVIDER = {
     "computer_call": ("computer", ("action",)),
     "local_shell_call": ("local_shell", ("action",)),
 }
-_ITEM_TYPES = frozenset({"function_call", "mcp_call", "custom_tool_call", *_PROVIDER})
+_ITEM_TYPES = ("function_call", "mcp_call", "custom_tool_call", *_PROVIDER)
 
 
 def _is_response(value: Any) -> bool:
