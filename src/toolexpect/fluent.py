@@ -199,8 +199,9 @@ class Then:
         """The plain score of the calls against the expected calls."""
         if not self._case.expectations:
             raise ValueError("no expected tool calls: add expected_tool_call(...) to given()")
-        result = evaluate(self._case, self.calls)
-        return Evaluation("Tool Call Accuracy", result.score, result, self._case, tuple(self.calls))
+        case = replace(self._case, threshold=1.0)
+        result = evaluate(case, self.calls)
+        return Evaluation("Tool Call Accuracy", result.score, result, case, tuple(self.calls))
 
     def _check(self, case: Case) -> RunResult:
         __tracebackhide__ = True

@@ -75,6 +75,8 @@ class _Scores:
         self.specs = specs
         self._outcomes: dict[tuple[str | None, str], Any] | None = None
         self._seen: list[tuple[str | None, tuple[ToolCall, ...]]] = []
+        self.error: str | None = None
+        self.summary: list[str] = []
 
     def _keep(self, samples: Iterable[RecordedSample]) -> Iterator[RecordedSample]:
         for sample in samples:
@@ -85,13 +87,30 @@ class _Scores:
     def outcome(self, path: str | None, case: str) -> Any:
         """The ``CaseOutcome`` of one case."""
         if self._outcomes is None:
-            from toolexpect.logs import open_log
-            from toolexpect.scoring import score
+            self._outcomes = {}
+            self._score()
+        if self.error is not None:
+            raise ToolexpectCaseFailure(self.error)
+        return self._outcomes[(path, case)]
 
+    def _score(self) -> None:
+        from toolexpect.logs import LogError, open_log
+        from toolexpect.report.diagnostics import render
+        from toolexpect.scoring import score
+
+        try:
             logs = [open_log(p) for p in self.config.getoption(_LOGS)]
             report = score(self.specs, self._keep(sample for log in logs for sample in log))
-            self._outcomes = {(o.file, o.case.name): o for o in report.cases}
-        return self._outcomes[(path, case)]
+        except LogError as error:
+            self.error = "cannot read the recorded log:\n" + render([error.diagnostic], "full")
+            return
+        self._outcomes = {(o.file, o.case.name): o for o in report.cases}
+        findings = [d for log in logs for d in log.diagnostics]
+        if findings:
+            self.summary.append(render(findings, "concise"))
+        for unused in report.unused:
+            name = "samples without an id" if unused.id is None else f'samples with id "{unused.id}"'
+            self.summary.append(f"{unused.count} unused {name} ({unused.reason})")
 
     def runs(self, case: str) -> list[tuple[ToolCall, ...]]:
         """The calls of the kept runs of a case, in the order they were scored."""
@@ -156,6 +175,16 @@ class CaseItem(pytest.Item):
 
 
 _SCORES_KEY = pytest.StashKey[_Scores]()
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """List log findings and samples that no case claimed."""
+    scores = config.stash.get(_SCORES_KEY, None)
+    if scores is None or not scores.summary:
+        return
+    terminalreporter.section("toolexpect")
+    for line in scores.summary:
+        terminalreporter.write_line(line)
 
 
 def pytest_collection_modifyitems(

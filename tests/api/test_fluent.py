@@ -228,3 +228,15 @@ def test_answer_from_takes_recording_and_provider_format() -> None:
         given().question("q").expected_tool_call("get_weather").with_argument("city", "Berlin")
         .when().answer_from(lambda q: message).then().assert_tool_call_accuracy()
     )
+
+
+def test_evaluation_is_the_plain_score() -> None:
+    """then().evaluation() scores against threshold 1.0: a partial run does not pass."""
+    then = (
+        given().question("q").expected_tool_call("a").expected_tool_call("b")
+        .when().tool_calls([ToolCall("a")]).then()
+    )
+    evaluation = then.evaluation()
+    assert evaluation.value == 0.5
+    assert not evaluation.passed
+    assert then.tool_call_accuracy == 0.5

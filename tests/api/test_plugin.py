@@ -103,3 +103,22 @@ def test_second(tool_calls):
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*ToolCallAssertionError*", '*city: expected "Berlin", got "Paris"*'])
     assert "api.py" not in result.stdout.str()
+
+
+def test_unused_samples_are_listed(project: pytest.Pytester) -> None:
+    """A sample no case claims is listed in the toolexpect summary section."""
+    (project.path / "runs.jsonl").write_text(
+        LOG + '\n{"id": "tokyo", "tool_calls": []}\n', encoding="utf-8"
+    )
+    result = project.runpytest("--toolexpect-specs", "weather.expect", "--toolexpect-log", "runs.jsonl")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        ["*toolexpect*", '*1 unused samples with id "tokyo" (no case has this name)*']
+    )
+
+
+def test_unreadable_log_fails_items_with_reason(project: pytest.Pytester) -> None:
+    """A log that cannot be read fails each item with the reader's diagnostic."""
+    result = project.runpytest("--toolexpect-specs", "weather.expect", "--toolexpect-log", "missing.jsonl")
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(["*cannot read the recorded log:*"])
