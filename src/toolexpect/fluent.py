@@ -14,9 +14,10 @@ raises ``TypeError`` or ``ValueError`` at once; only ``assert_*`` raise
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
@@ -33,6 +34,10 @@ __all__ = ["Given", "Then", "When", "given"]
 def given() -> Given:
     """Start a test: say the question and the tool calls expected."""
     return Given()
+
+
+async def _awaited(awaitable: Awaitable[Any]) -> Any:
+    return await awaitable
 
 
 def _parameters(tool: object) -> list[str] | None:
@@ -135,7 +140,7 @@ class When:
         self._answer: Any = None
 
     def answer_from(self, agent: Callable[[str], Any]) -> When:
-        """Call ``agent(question)`` once and take the tool calls it made.
+        """Call ``agent(question)`` once (awaited when async) and take the tool calls it made.
 
         The calls come from what it returns (a list of calls, a ``Recording``, a log object in
         a known format); when it returns text, ``None`` or anything else that holds no calls,
@@ -145,6 +150,8 @@ class When:
             raise TypeError("answer_from() needs a question: call given().question(...) first")
         with record() as recording:
             answer = agent(self._question)
+            if inspect.isawaitable(answer):
+                answer = asyncio.run(_awaited(answer))
         self._answer = answer
         if answer is None or isinstance(answer, str):
             self._calls = list(recording.calls)

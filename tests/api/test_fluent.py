@@ -240,3 +240,13 @@ def test_evaluation_is_the_plain_score() -> None:
     assert evaluation.value == 0.5
     assert not evaluation.passed
     assert then.tool_call_accuracy == 0.5
+
+
+def test_answer_from_awaits_async_agents() -> None:
+    """An async agent is run to completion; its decorated tools are recorded."""
+    async def agent(question: str) -> str:
+        return decorated_weather("Berlin")
+
+    then = given().question("q").expected_tool_call(decorated_weather).when().answer_from(agent).then()
+    assert then.answer == "Berlin"
+    assert then.calls == [ToolCall("weather_now", {"city": "Berlin"})]
