@@ -121,7 +121,8 @@ def test_bom_and_crlf(tmp_path: Path) -> None:
     """A UTF-8 BOM and CRLF line ends are accepted."""
     path = tmp_path / "bom.jsonl"
     path.write_bytes(
-        b'\xef\xbb\xbf{"id": "a", "tool_calls": [{"name": "f"}]}\r\n{"id": "b", "tool_calls": []}\r\n'
+        b'\xef\xbb\xbf{"id": "a", "tool_calls": [{"name": "f"}]}\r\n'
+        b'{"id": "b", "tool_calls": []}\r\n'
     )
     assert summary(list(open_log(path))) == [("a", [call("f")]), ("b", [])]
 

@@ -112,7 +112,7 @@ JSON = st.recursive(
     max_leaves=30,
 )
 _FORMATS = st.sampled_from(["auto", *LOG_FORMATS])
-_SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _read_file(data: bytes, fmt: str) -> None:
