@@ -1,0 +1,266 @@
+"""The Python API: evaluate samples, parse and load specs, score calls, assert on them.
+
+Exceptions::
+
+    ValueError
+     └── SpecError                 an invalid spec; carries the diagnostics
+    AssertionError
+     └── ToolCallAssertionError    a failed ``assert_*``; the message is the explanation
+
+Wherever a :class:`~toolexpect.calls.ToolCall` is taken, a plain dict
+``{"name": ..., "arguments": {...}}`` is accepted too (``arguments`` may be a JSON string).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias, cast
+
+from toolexpect.calls import RecordedSample, ToolCall
+from toolexpect.diagnostics import Diagnostic
+from toolexpect.matching import RunResult, evaluate
+from toolexpect.model import ArgMatcher, Case, Expectation, Op, Pattern, Spec
+from toolexpect.recording import Recording, to_json
+from toolexpect.report.diagnostics import render
+from toolexpect.report.explain import explain_run
+from toolexpect.specfile import SpecFile, load_spec_file, parse_spec_source
+
+__all__ = [
+    "CallLike",
+    "Evaluation",
+    "Sample",
+    "SpecError",
+    "ToolCallAccuracyEvaluator",
+    "ToolCallAssertionError",
+    "as_call",
+    "as_calls",
+    "assert_tool_calls",
+    "calls_from",
+    "expectation_of",
+    "load_spec",
+    "parse_spec",
+    "score",
+]
+
+CallLike: TypeAlias = ToolCall | Mapping[str, Any]
+"""A recorded call: a ``ToolCall`` or a dict with ``name`` and ``arguments``."""
+
+_CALL_KEYS = frozenset({"name", "arguments", "id", "args"})
+
+
+class SpecError(ValueError):
+    """A spec that does not parse, validate or lint; ``diagnostics`` says why."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic], text: str | None = None) -> None:
+        """Build the message from the diagnostics, with source excerpts when ``text`` is known."""
+        self.diagnostics: tuple[Diagnostic, ...] = tuple(diagnostics)
+        super().__init__(render(self.diagnostics, "full", sources=lambda _path: text))
+
+
+class ToolCallAssertionError(AssertionError):
+    """A failed assertion on tool calls; the message explains what was expected and got."""
+
+
+def as_call(value: CallLike) -> ToolCall:
+    """A ``ToolCall`` from a ``ToolCall`` or a ``{"name", "arguments"}`` dict."""
+    if isinstance(value, ToolCall):
+        return value
+    if not isinstance(value, Mapping):
+        raise TypeError(f"a tool call is a ToolCall or a dict with 'name'; got {type(value).__name__}")
+    name = value.get("name")
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"a tool call needs a non-empty string 'name'; got {value!r}")
+    raw = value.get("arguments", value.get("args", {}))
+    if raw is None:
+        raw = {}
+    if isinstance(raw, str):
+        try:
+            decoded = json.loads(raw) if raw.strip() else {}
+        except json.JSONDecodeError:
+            return ToolCall(name, {}, raw_arguments=raw, valid_json=False)
+        if not isinstance(decoded, dict):
+            return ToolCall(name, {}, raw_arguments=raw, valid_json=False)
+        return ToolCall(name, decoded, id=_id(value), raw_arguments=raw)
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"the arguments of tool call {name!r} must be a dict; got {type(raw).__name__}")
+    return ToolCall(name, {str(k): to_json(v) for k, v in raw.items()}, id=_id(value))
+
+
+def _id(value: Mapping[str, Any]) -> str | None:
+    found = value.get("id")
+    return found if isinstance(found, str) else None
+
+
+def as_calls(values: Iterable[CallLike]) -> list[ToolCall]:
+    """A list of ``ToolCall`` from ``ToolCall`` s and dicts."""
+    return [as_call(v) for v in values]
+
+
+def _plain_calls(value: Any) -> bool:
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
+        return False
+    return all(
+        isinstance(v, ToolCall) or (isinstance(v, Mapping) and "name" in v and set(v) <= _CALL_KEYS)
+        for v in value
+    )
+
+
+def calls_from(value: Any) -> list[ToolCall]:
+    """The tool calls held by ``value``: a list of calls, a ``Recording``, a sample, or a log.
+
+    A log is any in-memory object the log readers know (OpenAI, Anthropic, LangChain
+    messages, ...); it must hold exactly one sample. ``ValueError`` when nothing fits.
+    """
+    if isinstance(value, Recording):
+        return list(value.calls)
+    if isinstance(value, RecordedSample):
+        return list(value.calls)
+    if isinstance(value, ToolCall):
+        return [value]
+    if _plain_calls(value):
+        return as_calls(value)
+    from toolexpect.logs import LogError, samples_from_value
+
+    try:
+        samples = samples_from_value(value)
+    except LogError as error:
+        raise ValueError(f"cannot read tool calls from a {type(value).__name__}: {error}") from None
+    if len(samples) != 1:
+        raise ValueError(f"expected the calls of one run; the value holds {len(samples)} samples")
+    return list(samples[0].calls)
+
+
+def expectation_of(value: CallLike | Expectation) -> Expectation:
+    """An expectation of plain equality for every argument of a call (or the expectation)."""
+    if isinstance(value, Expectation):
+        return value
+    call = as_call(value)
+    if not call.valid_json:
+        raise ValueError(f"the arguments of expected call {call.name!r} are not valid JSON")
+    return Expectation(
+        call.name,
+        tuple(ArgMatcher(name, Op.EQ, value=cast(Pattern, arg)) for name, arg in call.arguments.items()),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """The result of evaluating one run: a named score and the matcher's verdict.
+
+    ``value`` is the accuracy (``None`` only for a case without expectations);
+    ``result`` the matcher's ``RunResult`` (failures, pairs, precision, f1).
+    """
+
+    name: str
+    value: float | None
+    result: RunResult
+    case: Case
+    calls: tuple[ToolCall, ...] | None
+    path: str | None = field(default=None, compare=False)
+
+    @property
+    def passed(self) -> bool:
+        """True when the run meets every requirement of its case."""
+        return self.result.status == "pass"
+
+    @property
+    def explanation(self) -> str:
+        """Plain text saying why the run failed (or that it passed)."""
+        return explain_run(self.case, self.result, self.calls, path=self.path)
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """What an evaluator looks at: the expected calls and the calls an agent made.
+
+    ``tool_calls`` is ``None`` when nothing was recorded (an error to evaluate); an empty
+    list is a run that called no tools (it scores 0.0).
+    """
+
+    expected_tool_calls: Sequence[CallLike | Expectation]
+    tool_calls: Sequence[CallLike] | None
+    question: str | None = None
+
+
+class ToolCallAccuracyEvaluator:
+    """Tool Call Accuracy: the share of expected calls the recorded calls match."""
+
+    name = "Tool Call Accuracy"
+
+    def evaluate(self, sample: Sample) -> Evaluation:
+        """Score ``sample``; ``ValueError`` without expected calls or without recorded calls."""
+        if not sample.expected_tool_calls:
+            raise ValueError("Tool Call Accuracy needs at least one expected tool call; the sample has none")
+        if sample.tool_calls is None:
+            raise ValueError(
+                "Tool Call Accuracy needs the recorded tool calls; the sample has tool_calls=None "
+                "(nothing was recorded). Pass an empty list for a run that called no tools"
+            )
+        case = Case(
+            name=sample.question or "sample",
+            expectations=tuple(expectation_of(e) for e in sample.expected_tool_calls),
+            question=sample.question,
+        )
+        calls = as_calls(sample.tool_calls)
+        result = evaluate(case, calls)
+        return Evaluation(self.name, result.score, result, case, tuple(calls))
+
+
+def _checked(loaded: SpecFile) -> Spec:
+    if not loaded.ok or loaded.spec is None:
+        raise SpecError(loaded.diagnostics, loaded.text)
+    return loaded.spec
+
+
+def parse_spec(text: str, name: str = "spec") -> Spec:
+    """Parse spec text; ``name`` names its implicit case. ``SpecError`` when invalid."""
+    return _checked(parse_spec_source(text, "text", name=name))
+
+
+def load_spec(path: str | os.PathLike[str]) -> Spec:
+    """Load a spec file (text, JSON or YAML form). ``SpecError`` when invalid or unreadable."""
+    return _checked(load_spec_file(path))
+
+
+def _case(spec_or_case: Spec | Case | str, case: str | None) -> tuple[Case, str | None]:
+    if isinstance(spec_or_case, str):
+        spec_or_case = parse_spec(spec_or_case)
+    if isinstance(spec_or_case, Case):
+        if case is not None and case != spec_or_case.name:
+            raise ValueError(f"case {case!r} asked for, but the case given is {spec_or_case.name!r}")
+        return spec_or_case, None
+    if case is not None:
+        try:
+            return spec_or_case.case(case), spec_or_case.path
+        except KeyError:
+            names = ", ".join(repr(c.name) for c in spec_or_case.cases)
+            raise ValueError(f"the spec has no case {case!r}; its cases: {names}") from None
+    if len(spec_or_case.cases) != 1:
+        names = ", ".join(repr(c.name) for c in spec_or_case.cases)
+        raise ValueError(f"the spec has {len(spec_or_case.cases)} cases ({names}); say which with case=")
+    return spec_or_case.cases[0], spec_or_case.path
+
+
+def score(spec_or_case: Spec | Case | str, calls: Any, *, case: str | None = None) -> Evaluation:
+    """Score recorded calls against a case (a spec of one case, or ``case=`` picks one).
+
+    ``spec_or_case`` may be spec text; ``calls`` anything :func:`calls_from` takes, or
+    ``None`` for "nothing recorded" (an error result, never a score).
+    """
+    chosen, path = _case(spec_or_case, case)
+    recorded = None if calls is None else calls_from(calls)
+    result = evaluate(chosen, recorded)
+    kept = None if recorded is None else tuple(recorded)
+    return Evaluation("Tool Call Accuracy", result.score, result, chosen, kept, path=path)
+
+
+def assert_tool_calls(calls: Any, spec_or_text: Spec | Case | str, *, case: str | None = None) -> Evaluation:
+    """Assert that ``calls`` pass the case; ``ToolCallAssertionError`` explains a failure."""
+    __tracebackhide__ = True
+    evaluation = score(spec_or_text, calls, case=case)
+    if not evaluation.passed:
+        raise ToolCallAssertionError(evaluation.explanation)
+    return evaluation

@@ -1,0 +1,238 @@
+"""Explain a failing run in plain text: what was expected, what was called, what went wrong.
+
+The text is what ``assert_*`` helpers put in their ``AssertionError`` and what the pytest
+plugin shows for a failing case. It is built from the matcher's ``Failure`` records only;
+no matching is redone here. Call numbers are 1-based (``#1`` is the first call).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolexpect.calls import ToolCall
+from toolexpect.matching import CaseResult, Failure, NearMiss, RunResult
+from toolexpect.model import ArgMatcher, Case, Expectation, Op, PartialObject, Pattern
+
+__all__ = ["explain_case", "explain_run", "render_call", "render_expectation"]
+
+MAX_CALLS_LISTED = 20
+"""At most this many recorded calls are listed under a failing run."""
+
+_LIMIT = 200
+
+
+def _short(text: str, limit: int = _LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, PartialObject):
+        inner = [f"{json.dumps(k, ensure_ascii=False)}: {_value(v)}" for k, v in value.entries.items()]
+        return "{" + ", ".join([*inner, "..."]) + "}"
+    if isinstance(value, dict):
+        inner = [f"{json.dumps(k, ensure_ascii=False)}: {_value(v)}" for k, v in value.items()]
+        return "{" + ", ".join(inner) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=True)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _pattern(value: Pattern) -> str:
+    return _value(value)
+
+
+def _arg(matcher: ArgMatcher) -> str:
+    name = matcher.name + ("?" if matcher.optional else "")
+    op = matcher.op
+    if op is Op.ABSENT:
+        return f"not {matcher.name}"
+    if op is Op.EQ or op is Op.PARTIAL:
+        return f"{name}={_pattern(matcher.value)}"
+    if op is Op.ANY:
+        return f"{name}=any"
+    if op is Op.IN:
+        return f"{name} in {_value(list(matcher.values))}"
+    if op is Op.REGEX:
+        return f"{name} ~ {_value(matcher.pattern)}"
+    if op is Op.APPROX:
+        return f"{name}={_pattern(matcher.value)} +- {matcher.tolerance}"
+    return f"{name} {op.value} {_pattern(matcher.value)}"
+
+
+def render_expectation(expectation: Expectation) -> str:
+    """An expectation written roughly as a spec spells it: ``get_weather(city="Berlin")``."""
+    if not expectation.args:
+        return expectation.tool
+    return _short(f"{expectation.tool}({', '.join(_arg(a) for a in expectation.args)})")
+
+
+def render_call(call: ToolCall) -> str:
+    """A recorded call on one line: ``get_weather(city="Paris")``."""
+    if not call.valid_json:
+        return _short(f"{call.name}(<arguments not valid JSON: {call.raw_arguments!r}>)")
+    args = ", ".join(f"{k}={_value(v)}" for k, v in call.arguments.items())
+    return _short(f"{call.name}({args})")
+
+
+def _where(failure: Failure, path: str | None) -> str:
+    if failure.span is None:
+        return ""
+    return f" [{path or 'spec'}:{failure.span.line}:{failure.span.column}]"
+
+
+def _call_at(calls: Sequence[ToolCall] | None, index: int) -> str:
+    if calls is not None and 0 <= index < len(calls):
+        return f"#{index + 1} {render_call(calls[index])}"
+    return f"#{index + 1}"
+
+
+def _near_miss(miss: NearMiss, calls: Sequence[ToolCall] | None, case: Case) -> list[str]:
+    head = f"      {_call_at(calls, miss.call)}: {miss.holds} of {miss.total} arguments match"
+    if miss.paired_with is not None and miss.paired_with < len(case.expectations):
+        other = render_expectation(case.expectations[miss.paired_with])
+        head += f" (paired with expected {other})"
+    lines = [head]
+    if not miss.valid_json:
+        lines.append("        arguments are not valid JSON")
+    for report in miss.args:
+        if report.holds:
+            continue
+        got = "missing" if report.got is None else report.got
+        lines.append(f"        {report.name}: expected {report.expected}, got {got}")
+    return lines
+
+
+def _failure_lines(
+    failure: Failure, case: Case, calls: Sequence[ToolCall] | None, path: str | None
+) -> list[str]:
+    details: Mapping[str, Any] = failure.details
+    where = _where(failure, path)
+    kind = failure.kind
+    if kind == "unmatched":
+        index = details.get("expectation")
+        if isinstance(index, int) and 0 <= index < len(case.expectations):
+            shown = render_expectation(case.expectations[index])
+        else:
+            shown = str(details.get("tool", "?"))
+        lines = [f"  - expected {shown}: not matched{where}"]
+        if details.get("never_called"):
+            line = f"      {details.get('tool')} was never called"
+            similar = details.get("similar_tools") or ()
+            if similar:
+                line += "; similarly named tools called: " + ", ".join(similar)
+            lines.append(line)
+        closest: Sequence[NearMiss] = details.get("closest") or ()
+        if closest:
+            lines.append("    closest calls:")
+            for miss in closest:
+                lines.extend(_near_miss(miss, calls, case))
+        elif not details.get("never_called"):
+            lines.append(f"      {failure.message}")
+        return lines
+    if kind == "forbidden":
+        index = details.get("forbid")
+        shown = (
+            render_expectation(case.forbids[index])
+            if isinstance(index, int) and 0 <= index < len(case.forbids)
+            else str(details.get("tool", "?"))
+        )
+        hits: Sequence[int] = details.get("calls") or ()
+        lines = [f"  - forbidden {shown} was called{where}"]
+        lines.extend(f"      at {_call_at(calls, p)}" for p in hits[:10])
+        if len(hits) > 10:
+            lines.append(f"      … and {len(hits) - 10} more")
+        return lines
+    if kind == "unexpected":
+        positions: Sequence[int] = details.get("calls") or ()
+        if len(positions) == 1:
+            return [f"  - unexpected call {_call_at(calls, positions[0])}: no expectation is paired with it"]
+        return [f"  - {failure.message}"]
+    if kind == "order":
+        lines = [f"  - order broken{where}: {failure.message}"]
+        matching: Sequence[int] = details.get("matching_calls") or ()
+        for p in matching[:5]:
+            lines.append(f"      matching call {_call_at(calls, p)}")
+        return lines
+    if kind == "no_tool_calls":
+        every: Sequence[int] = details.get("calls") or ()
+        lines = [f"  - expected no tool calls, got {len(every)}"]
+        lines.extend(f"      {_call_at(calls, p)}" for p in every[:10])
+        return lines
+    if kind == "threshold":
+        return [f"  - {failure.message}"]
+    return [f"  - {failure.message}{where}"]
+
+
+def _order(failure: Failure) -> int:
+    # The threshold line heads the list, followed by what explains it.
+    return 0 if failure.kind == "threshold" else 1
+
+
+def explain_run(
+    case: Case,
+    result: RunResult,
+    calls: Sequence[ToolCall] | None = None,
+    *,
+    path: str | None = None,
+) -> str:
+    """Plain text saying why one run of ``case`` failed (or that it passed)."""
+    score = "no score" if result.score is None else f"accuracy {result.score:.2f}"
+    recorded = f"{result.calls} call{'' if result.calls == 1 else 's'} recorded"
+    counts = f"{result.matched} of {result.expected} expected calls matched, {recorded}"
+    head = f'case "{case.name}" {_status_word(result.status)}: {score} ({counts})'
+    if result.status == "error":
+        head = f'case "{case.name}" could not be scored'
+    lines = [head]
+    for failure in sorted(result.failures, key=_order):
+        lines.extend(_failure_lines(failure, case, calls, path))
+    if calls is not None and result.status != "pass":
+        if calls:
+            lines.append(f"recorded calls ({len(calls)}):")
+            lines.extend(f"  #{i + 1} {render_call(c)}" for i, c in enumerate(calls[:MAX_CALLS_LISTED]))
+            if len(calls) > MAX_CALLS_LISTED:
+                lines.append(f"  … and {len(calls) - MAX_CALLS_LISTED} more")
+        else:
+            lines.append("recorded calls: none")
+    return "\n".join(lines)
+
+
+def _status_word(status: str) -> str:
+    return {"pass": "passed", "fail": "failed", "error": "could not be scored"}.get(status, status)
+
+
+def explain_case(
+    case: Case,
+    result: CaseResult,
+    *,
+    path: str | None = None,
+    runs: Sequence[Sequence[ToolCall]] = (),
+) -> str:
+    """Plain text saying why a case failed over its recorded runs.
+
+    ``runs`` are the calls of the case's runs in scoring order, when kept: a failing run's
+    calls are then shown with it.
+    """
+    lines: list[str] = []
+    if result.runs > 1:
+        mean = "-" if result.mean_score is None else f"{result.mean_score:.2f}"
+        low = "-" if result.min_score is None else f"{result.min_score:.2f}"
+        lines.append(
+            f'case "{case.name}" {_status_word(result.status)}: {result.passed} of {result.runs} runs '
+            f"passed, mean accuracy {mean}, lowest {low}"
+        )
+    for failure in result.failures:
+        lines.append(f"  - {failure.message}{_where(failure, path)}")
+    for number, run in result.kept_runs:
+        calls = runs[number] if number < len(runs) else None
+        text = explain_run(case, run, calls, path=path)
+        if result.runs > 1:
+            text = f"run #{number + 1}: " + text
+        lines.append(text)
+    if not lines:
+        lines.append(f'case "{case.name}" {_status_word(result.status)}')
+    return "\n".join(lines)
