@@ -301,7 +301,12 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         from dataclasses import replace
 
         report = replace(report, call_findings=tuple(findings))  # type: ignore[arg-type]
-    _report_log_diagnostics([d for r in readers for d in r.diagnostics], err)
+    log_diagnostics = [d for r in readers for d in r.diagnostics]
+    _report_log_diagnostics(log_diagnostics, err)
+    if log_diagnostics:
+        from dataclasses import replace as replace_report
+
+        report = replace_report(report, log_diagnostics=tuple(log_diagnostics))
     stream = out
     handle = None
     if args.output:

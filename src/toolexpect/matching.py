@@ -566,9 +566,7 @@ class _CompiledExpectation:
         self.index = index
         self.expectation = expectation
         self.arg_checks = tuple(_compile_arg(m) for m in expectation.args)
-        by_cost = sorted(
-            zip(expectation.args, self.arg_checks, strict=True), key=lambda p: _COST[p[0].op]
-        )
+        by_cost = sorted(zip(expectation.args, self.arg_checks, strict=True), key=lambda p: _COST[p[0].op])
         self.check = _all_of([check for _, check in by_cost])
 
 
@@ -592,9 +590,7 @@ class _Group:
                 residual.append(check)
         order = sorted(range(len(names)), key=names.__getitem__)
         self.index_names: tuple[str, ...] = tuple(names[i] for i in order)
-        self.index_key: Hashable = (
-            keys[order[0]] if len(order) == 1 else tuple(keys[i] for i in order)
-        )
+        self.index_key: Hashable = keys[order[0]] if len(order) == 1 else tuple(keys[i] for i in order)
         self.residual: Check | None = _all_of(residual) if residual else None
 
 
@@ -625,9 +621,7 @@ def _index(names: tuple[str, ...], arguments: Sequence[Mapping[str, Any]]) -> di
     return table
 
 
-def _max_matching(
-    adjacency: Sequence[Sequence[int]], capacity: Sequence[int], size: int
-) -> list[int]:
+def _max_matching(adjacency: Sequence[Sequence[int]], capacity: Sequence[int], size: int) -> list[int]:
     """A maximum matching of groups (with capacities) to ``size`` calls; owner per call.
 
     Greedy first (groups in order, each taking its earliest free calls), then augmenting
@@ -658,9 +652,7 @@ def _max_matching(
     return owner
 
 
-def _augment(
-    start: int, adjacency: Sequence[Sequence[int]], owner: list[int], visited: bytearray
-) -> bool:
+def _augment(start: int, adjacency: Sequence[Sequence[int]], owner: list[int], visited: bytearray) -> bool:
     """Find an augmenting path from group ``start`` and flip it; False when there is none."""
     groups = [start]
     positions = [0]
@@ -762,9 +754,7 @@ class _ToolPlan:
         if groups:
             arguments = [_arguments(calls[p]) for p in positions]
             if len(groups) * size <= _INDEX_THRESHOLD:  # the greedy pass could not fill them
-                adjacency = [
-                    [j for j, args in enumerate(arguments) if group.check(args)] for group in groups
-                ]
+                adjacency = [[j for j, args in enumerate(arguments) if group.check(args)] for group in groups]
             else:
                 adjacency = self._indexed(arguments)
             owner = _max_matching(adjacency, self.capacity, size)
@@ -829,9 +819,7 @@ class CompiledCase:
 
     def __init__(self, case: Case) -> None:
         self.case = case
-        self._expectations = tuple(
-            _CompiledExpectation(i, e) for i, e in enumerate(case.expectations)
-        )
+        self._expectations = tuple(_CompiledExpectation(i, e) for i, e in enumerate(case.expectations))
         self._forbids = tuple(_CompiledExpectation(i, f) for i, f in enumerate(case.forbids))
         plans: dict[str, _ToolPlan] = {}
         seen: dict[Hashable, int] = {}
@@ -869,10 +857,9 @@ class CompiledCase:
                     f'case "{case.name}" has no expectations and no requirement, '
                     "so it has no accuracy to compute"
                 )
-            elif case.threshold != 1.0:
+            elif case.accuracy_required or case.threshold != 1.0:
                 self.error = (
-                    f'case "{case.name}" requires an accuracy but has no expectations '
-                    "to compute it from"
+                    f'case "{case.name}" requires an accuracy but has no expectations to compute it from'
                 )
 
     # -- matching ---------------------------------------------------------------------
@@ -904,9 +891,7 @@ class CompiledCase:
         """The accuracy of one run, requirements aside; ``ValueError`` without expectations."""
         expected = len(self._expectations)
         if not expected:
-            raise ValueError(
-                "tool call accuracy needs at least one expected call; got no expectations"
-            )
+            raise ValueError("tool call accuracy needs at least one expected call; got no expectations")
         assigned, matched, _ = self._pair(calls)
         total = len(calls)
         score = matched / expected
@@ -1003,9 +988,7 @@ class CompiledCase:
         else:
             pairs = tuple((e, c) for e, c in enumerate(assigned) if c >= 0)
         if threshold_ok and not forbidden and not unexpected and not called and not breaks:
-            return RunResult(
-                case.name, "pass", score, matched, expected, total, precision, f1, pairs
-            )
+            return RunResult(case.name, "pass", score, matched, expected, total, precision, f1, pairs)
 
         failures: list[Failure] = []
         if called:
@@ -1015,7 +998,7 @@ class CompiledCase:
                     f"expected no tool calls, got {total}: "
                     + ", ".join(f"#{p + 1} {calls[p].name}" for p in range(min(total, 5)))
                     + (" …" if total > 5 else ""),
-                    case.span,
+                    case.requirement_span("no_tool_calls"),
                     {"calls": tuple(range(total))},
                 )
             )
@@ -1024,8 +1007,13 @@ class CompiledCase:
                 Failure(
                     "threshold",
                     f"accuracy {matched}/{expected} = {matched / expected:.2f} is below "
-                    f"the threshold {case.threshold:g}",
-                    case.span,
+                    f"the threshold {case.threshold:g}"
+                    + (
+                        ""
+                        if case.accuracy_required
+                        else " (the default; lower it with require accuracy >= X)"
+                    ),
+                    case.requirement_span("accuracy"),
                     {
                         "score": matched / expected,
                         "threshold": case.threshold,
@@ -1124,8 +1112,7 @@ class CompiledCase:
         """The calls of the tool on which most of the expectation's matchers hold."""
         checks = compiled.arg_checks
         ranked = sorted(
-            (-sum(1 for check in checks if check(_arguments(calls[p]))), p)
-            for p in positions[:MAX_SCANNED]
+            (-sum(1 for check in checks if check(_arguments(calls[p]))), p) for p in positions[:MAX_SCANNED]
         )
         result: list[NearMiss] = []
         for negative, position in ranked[:MAX_CLOSEST]:
@@ -1154,7 +1141,7 @@ class CompiledCase:
             Failure(
                 "unexpected",
                 f"unexpected call #{p + 1} {calls[p].name}: no expectation is paired with it",
-                self.case.span,
+                self.case.requirement_span("no_unexpected_calls"),
                 {"calls": (p,), "tools": (calls[p].name,)},
             )
             for p in unpaired[:MAX_LISTED]
@@ -1165,7 +1152,7 @@ class CompiledCase:
                 Failure(
                     "unexpected",
                     f"… and {len(rest)} more unexpected calls",
-                    self.case.span,
+                    self.case.requirement_span("no_unexpected_calls"),
                     {"calls": tuple(rest), "tools": tuple(sorted({calls[p].name for p in rest}))},
                 )
             )
@@ -1182,9 +1169,7 @@ class CompiledCase:
     ) -> Failure:
         compiled = self._expectations[chain[step]]
         expectation = compiled.expectation
-        matching = tuple(
-            p for p in by_tool.get(expectation.tool, ()) if compiled.check(_arguments(calls[p]))
-        )
+        matching = tuple(p for p in by_tool.get(expectation.tool, ()) if compiled.check(_arguments(calls[p])))
         requirement = "then" if number is not None else "require order"
         source = _source_call(expectation)
         if step == 0 or previous < 0:
@@ -1255,9 +1240,7 @@ def evaluate(case: Case, calls: Sequence[ToolCall] | None) -> RunResult:
     return compile_case(case).evaluate(calls)
 
 
-def tool_call_accuracy(
-    expected: Sequence[Expectation], calls: Sequence[ToolCall] | None
-) -> MatchResult:
+def tool_call_accuracy(expected: Sequence[Expectation], calls: Sequence[ToolCall] | None) -> MatchResult:
     """The Tool Call Accuracy of ``calls`` against ``expected``; ``ValueError`` when undefined."""
     if not expected:
         raise ValueError("tool call accuracy needs at least one expected call; got none")
@@ -1329,7 +1312,7 @@ class CaseAccumulator:
                         "pass_rate",
                         f"{self._passed} of {runs} runs passed ({self._passed / runs:.0%}), "
                         f"below the required pass rate {case.pass_rate:g}",
-                        case.span,
+                        case.requirement_span("pass_rate"),
                         {"runs": runs, "passed": self._passed, "required": case.pass_rate},
                     )
                 )

@@ -102,7 +102,17 @@ class Case:
     ordered: bool = False
     chains: tuple[tuple[int, ...], ...] = ()
     implicit: bool = False
+    accuracy_required: bool = False
     span: Span | None = field(default=None, compare=False)
+    requirement_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False)
+
+    def requirement_span(self, kind: str) -> Span | None:
+        """Where the requirement ``kind`` (``accuracy``, ``no_unexpected_calls``, ``no_tool_calls``,
+        ``order``, ``pass_rate``) was written, else the case's own span."""
+        for written, span in self.requirement_spans:
+            if written == kind:
+                return span
+        return self.span
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,8 +191,12 @@ def _case(node: Mapping[str, Any]) -> Case:
     threshold = 1.0
     pass_rate: float | None = None
     flags = {"no_unexpected_calls": False, "no_tool_calls": False, "order": False}
+    spans: list[tuple[str, Span]] = []
     for req in node.get("require", ()):
         kind = req["kind"]
+        span = _span(req)
+        if span is not None:
+            spans.append((kind, span))
         if kind == "accuracy":
             threshold = req["threshold"]
         elif kind == "pass_rate":
@@ -201,7 +215,9 @@ def _case(node: Mapping[str, Any]) -> Case:
         ordered=flags["order"],
         chains=tuple(tuple(chain) for chain in node.get("chains", ())),
         implicit=bool(node.get("implicit", False)),
+        accuracy_required=any(r["kind"] == "accuracy" for r in node.get("require", ())),
         span=_span(node),
+        requirement_spans=tuple(spans),
     )
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from toolexpect.calls import RecordedSample
+from toolexpect.diagnostics import Diagnostic, Severity
 from toolexpect.matching import CaseAccumulator, CaseResult, CompiledCase, RunResult, compile_case
 from toolexpect.model import Case, Spec
 from toolexpect.toolcheck import CallFinding
@@ -57,6 +58,7 @@ class ScoreReport:
     cases: tuple[CaseOutcome, ...]
     unused: tuple[UnusedSample, ...] = field(default=())
     call_findings: tuple[SampleFinding, ...] = field(default=())
+    log_diagnostics: tuple[Diagnostic, ...] = field(default=())
 
     @property
     def passed(self) -> int:
@@ -74,9 +76,14 @@ class ScoreReport:
         return sum(o.result.status == "error" for o in self.cases)
 
     @property
+    def unreadable_records(self) -> int:
+        """How many log records could not be read (errors among the log diagnostics)."""
+        return sum(d.severity is Severity.ERROR for d in self.log_diagnostics)
+
+    @property
     def ok(self) -> bool:
-        """True when every case passed."""
-        return self.passed == len(self.cases)
+        """True when every case passed and every log record could be read."""
+        return self.passed == len(self.cases) and not self.unreadable_records
 
 
 @dataclass(slots=True)

@@ -122,6 +122,12 @@ def render_text(report: ScoreReport, style: Style) -> str:
             + f" sample {sample}, call #{item.finding.index + 1} {item.finding.tool}: "
             f"{item.finding.message}{where}"
         )
+    if report.unreadable_records:
+        count = report.unreadable_records
+        lines.append(
+            style("log", "red")
+            + f": {count} record{'s' * (count != 1)} could not be read; see the messages above"
+        )
     lines.append("")
     summary = _summary(report)
     lines.append(style(summary, "bold", "green" if report.ok else "red"))
@@ -218,6 +224,7 @@ def to_json(report: ScoreReport) -> dict[str, Any]:
             }
             for f in report.call_findings
         ],
+        "log_diagnostics": [d.to_json() for d in report.log_diagnostics],
         "summary": {
             "cases": len(report.cases),
             "passed": report.passed,
