@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import difflib
 import functools
+import heapq
 import json
 import math
 import operator
 from bisect import bisect_right
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -1007,12 +1008,7 @@ class CompiledCase:
                 Failure(
                     "threshold",
                     f"accuracy {matched}/{expected} = {matched / expected:.2f} is below "
-                    f"the threshold {case.threshold:g}"
-                    + (
-                        ""
-                        if case.accuracy_required
-                        else " (the default; lower it with require accuracy >= X)"
-                    ),
+                    f"the threshold {case.threshold:g}",
                     case.requirement_span("accuracy"),
                     {
                         "score": matched / expected,
@@ -1073,7 +1069,7 @@ class CompiledCase:
                 "closest": (),
             }
             if expectation.tool not in by_tool:
-                similar = tuple(difflib.get_close_matches(expectation.tool, list(by_tool), n=3))
+                similar = _similar_tools(expectation.tool, by_tool)
                 details["similar_tools"] = similar
                 message = f"{source} not matched: {expectation.tool} was never called"
                 if similar:
@@ -1212,6 +1208,19 @@ def _arg_report(matcher: ArgMatcher, check: Check, arguments: Mapping[str, Any])
     else:
         message = f"{matcher.name}: expected {expected}, got {got}"
     return ArgReport(matcher.name, holds, expected, got, message)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _likeness(word: str, other: str) -> float:
+    """How alike two tool names are, as ``difflib.get_close_matches`` measures it (cached)."""
+    matcher = difflib.SequenceMatcher(None, other, word)
+    return matcher.ratio()
+
+
+def _similar_tools(word: str, names: Iterable[str], n: int = 3, cutoff: float = 0.6) -> tuple[str, ...]:
+    """The ``n`` called tool names most like ``word``: ``difflib.get_close_matches`` with a cache."""
+    scored = [(score, name) for name in names if (score := _likeness(word, name)) >= cutoff]
+    return tuple(name for _, name in heapq.nlargest(n, scored))
 
 
 def _f1(score: float, precision: float) -> float:

@@ -234,6 +234,24 @@ def to_json(report: ScoreReport) -> dict[str, Any]:
     }
 
 
+_INDENTED_RUNS = 1_000
+
+
+def _json_text(data: dict[str, Any]) -> str:
+    """Indented JSON for a small report; for a large one, a case per line (fast, still JSON)."""
+    runs = sum(len(case.get("runs", ())) for case in data["cases"])
+    if runs <= _INDENTED_RUNS:
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    parts = []
+    for key, value in data.items():
+        if key == "cases":
+            cases = ",\n".join("  " + json.dumps(c, ensure_ascii=False) for c in value)
+            parts.append(f'"cases": [\n{cases}\n]')
+        else:
+            parts.append(f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
 def render_junit(report: ScoreReport) -> str:
     """JUnit XML: one testsuite, one testcase per case, failures and errors with explanations."""
     suite = ET.Element(
@@ -326,7 +344,7 @@ def render_markdown(report: ScoreReport) -> str:
 def render(report: ScoreReport, fmt: str = "text", *, style: Style | None = None) -> str:
     """Render ``report`` in ``fmt`` (one of :data:`FORMATS`)."""
     if fmt == "json":
-        return json.dumps(to_json(report), indent=2, ensure_ascii=False) + "\n"
+        return _json_text(to_json(report))
     if fmt == "junit":
         return render_junit(report)
     if fmt == "github":
