@@ -1,0 +1,54 @@
+"""`toolexpect lint --tools` and the `[tool.toolexpect] tools` setting catch spec mistakes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from toolexpect.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOGUE = ROOT / "specs" / "tools.json"
+
+
+def test_misspelled_argument_is_caught_at_its_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A misspelled argument is reported at its line and column, naming the tool's parameters."""
+    spec = tmp_path / "w.expect"
+    spec.write_text('case "c" {\n    expect get_weather(citty="Berlin")\n}\n', encoding="utf-8")
+    assert main(["lint", "--tools", str(CATALOGUE), "--format", "json", str(spec)]) == 1
+    findings = json.loads(capsys.readouterr().out)
+    assert [(f["code"], f["line"], f["column"]) for f in findings] == [("T501", 2, 24)]
+    assert "city" in findings[0]["message"] or "city" in (findings[0]["help"] or "")
+
+
+def test_setting_in_pyproject_needs_no_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With tools set in [tool.toolexpect] of pyproject.toml, plain `lint` checks against it."""
+    (tmp_path / "tools.json").write_text(CATALOGUE.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.toolexpect]\ntools = "tools.json"\n', encoding="utf-8")
+    spec = tmp_path / "specs" / "w.expect"
+    spec.parent.mkdir()
+    spec.write_text('expect get_weathr(city="Berlin")\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["lint", "--format", "json", "specs"]) == 1
+    (finding,) = json.loads(capsys.readouterr().out)
+    assert finding["code"] == "T500"
+    assert "get_weather" in (finding["help"] or "")
+
+
+def test_unreadable_catalogue_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A catalogue that cannot be read is a usage error with the reason."""
+    spec = tmp_path / "w.expect"
+    spec.write_text("expect get_weather\n", encoding="utf-8")
+    assert main(["lint", "--tools", str(tmp_path / "nope.json"), str(spec)]) == 2
+    assert "T505" in capsys.readouterr().err
+
+
+def test_example_specs_are_clean_against_their_catalogue() -> None:
+    """Every example spec lints clean against specs/tools.json."""
+    assert main(["lint", "--tools", str(CATALOGUE), str(ROOT / "specs")]) == 0
