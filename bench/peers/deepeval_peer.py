@@ -3,6 +3,7 @@
 Two configurations: DeepEval's default (tool names only) and with
 ``evaluation_params=[ToolCallParams.INPUT_PARAMETERS]`` (names and arguments, the configuration
 comparable to Tool Call Accuracy). Neither calls a model: no ``available_tools`` are given.
+One metric object serves every sample.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ def versions() -> dict[str, str]:
 
 
 def _scorer(params: list[Any]) -> Scorer:
+    metric = ToolCorrectnessMetric(evaluation_params=params, async_mode=False)
+
     def score(expected: list[dict[str, Any]], actual: list[dict[str, Any]]) -> float:
-        metric = ToolCorrectnessMetric(evaluation_params=params, async_mode=False)
         case = LLMTestCase(
             input="benchmark",
             actual_output="",
