@@ -70,7 +70,7 @@ class Peer:
     note: str = ""
 
 
-BFCL_LIGHT_DEPS = (  # bfcl-eval's declared requirements less sentence-transformers, faiss-cpu, qwen-agent
+BFCL_LIGHT_DEPS = (  # bfcl-eval's requirements less sentence-transformers, faiss-cpu
     "requests",
     "tqdm",
     "numpy==1.26.4",
@@ -100,6 +100,8 @@ BFCL_LIGHT_DEPS = (  # bfcl-eval's declared requirements less sentence-transform
     "google-search-results",
     "networkx==3.3",
     "filelock==3.20.0",
+    "qwen-agent",
+    "soundfile",  # imported by qwen-agent, not declared by it
 )
 
 PEERS = [
@@ -120,7 +122,7 @@ PEERS = [
         BFCL_LIGHT_DEPS,
         no_deps=("bfcl-eval",),
         note="`pip install bfcl-eval` pulls torch with CUDA libraries (sentence-transformers, "
-        "faiss, qwen-agent: several GB); the venv installs bfcl-eval --no-deps plus its light "
+        "faiss-cpu: several GB); the venv installs bfcl-eval --no-deps plus its other "
         "dependencies, which is all the AST checker imports",
     ),
 ]
