@@ -29,7 +29,18 @@ TRACED_SAMPLES = 200
 
 
 def _rss_kib() -> int:
-    """Peak resident set size of this process so far, in KiB (Linux reports KiB)."""
+    """Peak resident set size of this process so far, in KiB.
+
+    ``VmHWM`` from ``/proc/self/status`` where there is one: ``ru_maxrss`` survives ``exec`` and so
+    would report the parent's peak when the parent is larger.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
     return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 
