@@ -81,9 +81,7 @@ def openai_stream(i: int, rng: random.Random) -> list[dict[str, Any]]:
         text = json.dumps(a)
         cut1, cut2 = len(text) // 3, 2 * len(text) // 3
         fn = {"name": n, "arguments": text[:cut1]}
-        out.append(
-            chunk({"tool_calls": [{"index": k, "id": c, "type": "function", "function": fn}]})
-        )
+        out.append(chunk({"tool_calls": [{"index": k, "id": c, "type": "function", "function": fn}]}))
         for part in (text[cut1:cut2], text[cut2:]):
             out.append(chunk({"tool_calls": [{"index": k, "function": {"arguments": part}}]}))
     out.append(chunk({}, "tool_calls"))
@@ -143,8 +141,7 @@ def main(argv: list[str]) -> int:
         ("openai-stream", openai_stream, 4.0),
     ]
     print(
-        f"{'log':<15}{'samples':>9}{'calls':>10}{'MB':>8}{'json s':>9}{'read s':>9}"
-        f"{'ratio':>7}{'target':>8}"
+        f"{'log':<15}{'samples':>9}{'calls':>10}{'MB':>8}{'json s':>9}{'read s':>9}{'ratio':>7}{'target':>8}"
     )
     for name, make, target in logs:
         path = write(name, make, n)

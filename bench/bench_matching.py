@@ -73,16 +73,12 @@ def large_sample(rng: random.Random) -> tuple[Case, list[ToolCall]]:
     expectations = [_expectation(rng, call) for call in rng.sample(calls, 9_500)]
     # 500 expectations that match nothing: a misspelled city or a tool never called.
     for _ in range(500):
-        expectations.append(
-            Expectation(rng.choice(TOOLS), (ArgMatcher("city", Op.EQ, value="Berlinn"),))
-        )
+        expectations.append(Expectation(rng.choice(TOOLS), (ArgMatcher("city", Op.EQ, value="Berlinn"),)))
     rng.shuffle(expectations)
     return Case("large", tuple(expectations), threshold=0.9), calls
 
 
-def small_samples(
-    rng: random.Random, count: int, *, failing: bool
-) -> tuple[Case, list[list[ToolCall]]]:
+def small_samples(rng: random.Random, count: int, *, failing: bool) -> tuple[Case, list[list[ToolCall]]]:
     """One case of 5 expectations and ``count`` samples of 8 calls that pass (or fail)."""
     case = Case(
         "small",

@@ -61,9 +61,7 @@ def generate(folder: Path, cases: int, runs: int, seed: int = 7) -> tuple[Path, 
     with log.open("w", encoding="utf-8") as out:
         for _ in range(runs):
             for name, calls in expected.items():
-                recorded = [
-                    {"name": t, "arguments": dict(a)} for t, a in calls if rng.random() < 0.9
-                ]
+                recorded = [{"name": t, "arguments": dict(a)} for t, a in calls if rng.random() < 0.9]
                 while len(recorded) < 8:
                     tool, args = _call(rng)
                     recorded.append({"name": tool, "arguments": args})
