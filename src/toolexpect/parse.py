@@ -249,6 +249,17 @@ def decode_string(token: Token) -> str:
                 low = int(body[i + 2 : i + 6], 16)
                 code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                 i += 6
+            elif 0xD800 <= code < 0xE000:
+                column = (token.column or 1) + 1 + i - 6
+                line = token.line or 1
+                raise _Problem(
+                    make(
+                        "P103",
+                        f"escape \\u{code:04x} is half of a surrogate pair without its other half",
+                        Span(line, column, line, column + 6),
+                        help="write the character itself, or both halves: \\ud83d\\ude00",
+                    )
+                )
             out.append(chr(code))
         else:
             column = (token.column or 1) + 1 + i
