@@ -93,11 +93,14 @@ def test_number_types() -> None:
     assert values == [5, 5.0, 1000.0, True]
 
 
-def test_lone_high_surrogate_escape_is_kept() -> None:
-    """A \\uD83D escape without its low half is decoded as that single code point."""
-    result = parse_text('expect t(s="\\ud83d")', "s")
-    assert result.document is not None
-    assert result.document["cases"][0]["expect"][0]["args"][0]["value"] == "\ud83d"
+def test_lone_surrogate_escape_is_an_error() -> None:
+    """A \\uD83D escape without its low half is reported: it encodes no character."""
+    result = parse_text('expect t(s="ab\\ud83d")', "s")
+    assert result.document is None
+    (problem,) = result.diagnostics
+    assert problem.code == "P103"
+    assert problem.span is not None
+    assert (problem.span.column, problem.span.end_column) == (15, 21)
 
 
 SPANNED = (
