@@ -117,6 +117,8 @@ def _found(token: Token) -> str:
         return "end of input"
     if token.type == "_NL":
         return "end of line"
+    if token.type == "STRING":
+        return f"the string {token.value}"
     return f'"{token.value}"'
 
 
@@ -152,11 +154,10 @@ def _help_for(expected: set[str], token: Token) -> str | None:
 
 
 def _end_span(text: str) -> Span:
-    lines = text.split("\n")
-    if len(lines) > 1 and lines[-1] == "":
-        lines = lines[:-1]
+    """Just after the last character that is not white space: where something is missing."""
+    lines = text.rstrip().split("\n")
     line = len(lines)
-    column = len(lines[-1].rstrip("\r")) + 1 if lines else 1
+    column = len(lines[-1].rstrip("\r")) + 1
     return Span.point(line, column)
 
 
