@@ -161,6 +161,15 @@ def _end_span(text: str) -> Span:
     return Span.point(line, column)
 
 
+def _state_accepts(error: UnexpectedInput) -> set[str]:
+    """The terminals the parser accepts where ``error`` happened (empty when unknown)."""
+    state = getattr(error, "state", None)
+    try:
+        return set(state.parse_conf.parse_table.states[state.position])  # type: ignore[union-attr]
+    except (AttributeError, KeyError, TypeError):
+        return set()
+
+
 def _syntax_diagnostic(error: UnexpectedInput, text: str) -> Diagnostic:
     if isinstance(error, UnexpectedToken):
         token = error.token
@@ -184,6 +193,11 @@ def _syntax_diagnostic(error: UnexpectedInput, text: str) -> Diagnostic:
     if isinstance(error, UnexpectedCharacters):
         allowed = set(error.allowed or ())
         allowed.discard("COMMENT")
+        accepts = _state_accepts(error)
+        if accepts:
+            # The contextual lexer also accepts what neighbouring states do (a new line
+            # everywhere); name only what the parser takes here.
+            allowed = (allowed & accepts) or allowed
         char = error.char
         span = Span.point(error.line, error.column)
         if char in "\"'":
