@@ -28,9 +28,7 @@ def _fixtures() -> list[Path]:
     return sorted(p for p in FIXTURES.iterdir() if p.suffix != ".golden")
 
 
-def _lint(
-    capsys: pytest.CaptureFixture[str], *args: str
-) -> tuple[int, str, str]:
+def _lint(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(["lint", *args])
     captured = capsys.readouterr()
     return code, captured.out, captured.err
@@ -129,7 +127,10 @@ def test_warning_only_exits_1(capsys: pytest.CaptureFixture[str], monkeypatch: p
     monkeypatch.chdir(FIXTURES)
     code, out, _ = _lint(capsys, "--format", "concise", "L306-duplicate-requirement.expect")
     assert code == 1
-    assert out == "L306-duplicate-requirement.expect:3:1: L306 require order is written twice (first at line 2)\n"
+    assert (
+        out
+        == "L306-duplicate-requirement.expect:3:1: L306 require order is written twice (first at line 2)\n"
+    )
 
 
 def test_unknown_format_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -147,7 +148,7 @@ def test_concise_format(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.
     )
     assert code == 1
     assert out.splitlines() == [
-        "P102-end-of-input-no-newline.expect:1:33: P102 expected \")\" or \",\" before end of input",
+        'P102-end-of-input-no-newline.expect:1:33: P102 expected ")" or "," before end of input',
         'L301-duplicate-argument.expect:1:45: L301 argument "city" is given twice in this call to '
         "get_weather (first at line 1, column 20)",
     ]
@@ -156,7 +157,9 @@ def test_concise_format(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.
 def test_github_format(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """github prints workflow commands with file, line, col, endColumn and title."""
     monkeypatch.chdir(FIXTURES)
-    code, out, _ = _lint(capsys, "--format", "github", "V206-empty-in.expect", "L306-duplicate-requirement.expect")
+    code, out, _ = _lint(
+        capsys, "--format", "github", "V206-empty-in.expect", "L306-duplicate-requirement.expect"
+    )
     assert code == 1
     assert out.splitlines() == [
         "::error file=V206-empty-in.expect,line=1,col=20,endColumn=30,title=V206 empty-choice-list::"
@@ -194,9 +197,7 @@ def test_json_format_on_clean_input_is_an_empty_list(
     assert (code, json.loads(out)) == (0, [])
 
 
-def test_colour_only_when_forced(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_colour_only_when_forced(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """FORCE_COLOR adds ANSI codes to the full format; NO_COLOR wins over it."""
     monkeypatch.chdir(FIXTURES)
     monkeypatch.delenv("NO_COLOR")

@@ -87,17 +87,27 @@ def test_json_value_round_trips_as_literal(value: Any) -> None:
     assert arg["op"] == "eq"
     assert _typed(_unwrap_literal(arg["value"])) == _typed(value)
 
+
 small_values = st.recursive(
     scalars,
     lambda children: st.lists(children, max_size=3) | st.dictionaries(keys, children, max_size=3),
     max_leaves=4,
 )
-DOCUMENT_SETTINGS = settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+DOCUMENT_SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 names = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,6}", fullmatch=True) | st.sampled_from(
-    ["github.create_issue", "mcp__fs__read", "a/b:c-d", "order", "in", "not", "any", "then", "weird name", "é"]
+    [
+        "github.create_issue",
+        "mcp__fs__read",
+        "a/b:c-d",
+        "order",
+        "in",
+        "not",
+        "any",
+        "then",
+        "weird name",
+        "é",
+    ]
 )
 finite = st.integers(-1000, 1000) | st.floats(-1e6, 1e6, allow_nan=False)
 fraction = st.sampled_from([0, 1, 0.5, 0.75, 0.0, 1.0])
@@ -123,7 +133,11 @@ def args(draw: st.DrawFn) -> dict[str, Any]:
     elif kind == "absent":
         return {"name": name, "op": "absent"}
     else:
-        inner = draw(st.dictionaries(keys.filter(lambda k: k not in ("$partial", "$literal")), small_values, max_size=2))
+        inner = draw(
+            st.dictionaries(
+                keys.filter(lambda k: k not in ("$partial", "$literal")), small_values, max_size=2
+            )
+        )
         arg |= {"op": "partial", "value": {"$partial": _doc(inner)}}
     if draw(st.booleans()):
         arg["optional"] = True
@@ -152,9 +166,12 @@ def cases(draw: st.DrawFn, name: str) -> dict[str, Any]:
     forbid = draw(st.lists(calls(), max_size=2))
     if forbid:
         case["forbid"] = forbid
-    kinds = draw(st.lists(st.sampled_from(["accuracy", "pass_rate", "no_unexpected_calls", "order"]), unique=True))
+    kinds = draw(
+        st.lists(st.sampled_from(["accuracy", "pass_rate", "no_unexpected_calls", "order"]), unique=True)
+    )
     require = [
-        {"kind": k, "threshold": draw(fraction)} if k in ("accuracy", "pass_rate") else {"kind": k} for k in kinds
+        {"kind": k, "threshold": draw(fraction)} if k in ("accuracy", "pass_rate") else {"kind": k}
+        for k in kinds
     ]
     if not expect and not forbid:
         require.append({"kind": "no_tool_calls"})
