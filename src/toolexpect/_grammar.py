@@ -80,6 +80,8 @@ class _Layout:
             if kind in ("LPAR", "LSQB", "LBRACE"):
                 if kind == "LBRACE" and previous == ["CASE", "STRING"]:
                     stack.append("block")
+                elif kind == "LPAR":
+                    stack.append("call")
                 else:
                     stack.append("value")
                     depth += 1

@@ -117,6 +117,8 @@ def _found(token: Token) -> str:
         return "end of input"
     if token.type == "_NL":
         return "end of line"
+    if token.type == "STRING":
+        return f"the string {token.value}"
     return f'"{token.value}"'
 
 
@@ -152,12 +154,20 @@ def _help_for(expected: set[str], token: Token) -> str | None:
 
 
 def _end_span(text: str) -> Span:
-    lines = text.split("\n")
-    if len(lines) > 1 and lines[-1] == "":
-        lines = lines[:-1]
+    """Just after the last character that is not white space: where something is missing."""
+    lines = text.rstrip().split("\n")
     line = len(lines)
-    column = len(lines[-1].rstrip("\r")) + 1 if lines else 1
+    column = len(lines[-1].rstrip("\r")) + 1
     return Span.point(line, column)
+
+
+def _state_accepts(error: UnexpectedInput) -> set[str]:
+    """The terminals the parser accepts where ``error`` happened (empty when unknown)."""
+    state = getattr(error, "state", None)
+    try:
+        return set(state.parse_conf.parse_table.states[state.position])  # type: ignore[union-attr]
+    except (AttributeError, KeyError, TypeError):
+        return set()
 
 
 def _syntax_diagnostic(error: UnexpectedInput, text: str) -> Diagnostic:
@@ -183,6 +193,11 @@ def _syntax_diagnostic(error: UnexpectedInput, text: str) -> Diagnostic:
     if isinstance(error, UnexpectedCharacters):
         allowed = set(error.allowed or ())
         allowed.discard("COMMENT")
+        accepts = _state_accepts(error)
+        if accepts:
+            # The contextual lexer also accepts what neighbouring states do (a new line
+            # everywhere); name only what the parser takes here.
+            allowed = (allowed & accepts) or allowed
         char = error.char
         span = Span.point(error.line, error.column)
         if char in "\"'":
@@ -249,6 +264,17 @@ def decode_string(token: Token) -> str:
                 low = int(body[i + 2 : i + 6], 16)
                 code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                 i += 6
+            elif 0xD800 <= code < 0xE000:
+                column = (token.column or 1) + 1 + i - 6
+                line = token.line or 1
+                raise _Problem(
+                    make(
+                        "P103",
+                        f"escape \\u{code:04x} is half of a surrogate pair without its other half",
+                        Span(line, column, line, column + 6),
+                        help="write the character itself, or both halves: \\ud83d\\ude00",
+                    )
+                )
             out.append(chr(code))
         else:
             column = (token.column or 1) + 1 + i

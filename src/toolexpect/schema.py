@@ -112,7 +112,7 @@ def _diagnostic(error: ValidationError, document: Any, locate: Locate) -> Diagno
         key = extra[0] if extra else "?"
         return make(
             "V201",
-            f'unknown key "{key}" in {_what(path) if path else "the document"} at {where}',
+            f'unknown key "{key}" in ' + (f"{_what(path)} at {where}" if path else "the document"),
             locate((*path, key), True) or span,
             help="known keys: " + ", ".join(known),
         )

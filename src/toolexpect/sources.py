@@ -90,12 +90,27 @@ def read_json(text: str) -> Located:
         return Located(
             None,
             diagnostics=[
-                make("P110", str(error), None, help="write finite numbers; JSON has no NaN or Infinity")
+                make(
+                    "P110",
+                    str(error),
+                    _constant_span(text),
+                    help="write finite numbers; JSON has no NaN or Infinity",
+                )
             ],
         )
     located = Located(document)
     _index_json(text, located)
     return located
+
+
+def _constant_span(text: str) -> Span | None:
+    """Where the first NaN or Infinity outside a string is written."""
+    line_starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+    for match in _TOKEN.finditer(text):
+        if match.lastgroup == "atom" and match.group().lstrip("-") in ("NaN", "Infinity"):
+            line, column = _position(text, match.start(), line_starts)
+            return Span(line, column, line, column + len(match.group()))
+    return None
 
 
 def _reject_constant(name: str) -> Any:

@@ -1,0 +1,114 @@
+"""Benchmark ``toolexpect lint``: start-up time on one small spec, and bulk throughput.
+
+Run from the repository root with the environment that has toolexpect installed:
+
+    python bench/bench_lint.py [--runs 10] [--files 200] [--cases 25]
+
+Targets: lint of one small file in under 250 ms from process start (median), and at
+least 10,000 expectation lines per second on one process. The first start-up run may
+build the parser cache (in the user's cache folder), so it is shown on its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SMALL = ROOT / "specs" / "weather.expect"
+
+
+def _toolexpect() -> list[str]:
+    found = shutil.which("toolexpect", path=str(Path(sys.executable).parent))
+    return [found] if found else [sys.executable, "-m", "toolexpect"]
+
+
+def startup(runs: int) -> tuple[float, list[float]]:
+    """Wall time of ``toolexpect lint`` on one small file: the first run, then ``runs`` more."""
+    command = [*_toolexpect(), "lint", str(SMALL)]
+    times = []
+    for _ in range(runs + 1):
+        start = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, check=False)
+        times.append(time.perf_counter() - start)
+        if done.returncode != 0:
+            raise SystemExit(f"lint failed on {SMALL}: {done.stdout.decode()}{done.stderr.decode()}")
+    return times[0], times[1:]
+
+
+def _case(index: int) -> str:
+    return (
+        f'case "case {index}" {{\n'
+        f'    question "What is the weather in city {index} on day {index % 7}?"\n'
+        f'    expect get_weather(city="City {index}", unit? in ["celsius", "fahrenheit"], days={index % 7})\n'
+        f'    expect search_flights(from="BER", to="LIS", date ~ "^2027-05-{index % 28 + 1:02d}",'
+        " passengers=2) then book_flight(flight=any, passengers=2)\n"
+        f'    expect send_email(to="ops{index}@example.com",'
+        f' meta={{"priority": {index % 3}, "tags": ["a", "b"], ...}})\n'
+        f'    expect get_forecast(city="Lisbon", days >= 5, temp = 20.5 +- 0.5, not debug)\n'
+        "    forbid delete_user\n"
+        "    require accuracy >= 0.75\n"
+        "}\n\n"
+    )
+
+
+def throughput(files: int, cases: int) -> tuple[int, int, float]:
+    """Lint ``files`` generated spec files in-process; return lines, expectation lines, seconds."""
+    from toolexpect.specfile import load_spec_file
+
+    with tempfile.TemporaryDirectory() as folder:
+        paths = []
+        lines = expectations = 0
+        for number in range(files):
+            text = "".join(_case(number * cases + i) for i in range(cases))
+            path = Path(folder) / f"spec{number}.expect"
+            path.write_text(text, encoding="utf-8")
+            paths.append(path)
+            lines += text.count("\n")
+            expectations += sum(
+                1 for line in text.splitlines() if line.lstrip().startswith(("expect", "forbid", "require"))
+            )
+        load_spec_file(paths[0])  # build the parser outside the measurement
+        start = time.perf_counter()
+        for path in paths:
+            result = load_spec_file(path)
+            if not result.ok:
+                raise SystemExit(f"generated spec has problems: {result.diagnostics[:3]}")
+        seconds = time.perf_counter() - start
+    return lines, expectations, seconds
+
+
+def main() -> int:
+    """Measure and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10, help="start-up runs after the first")
+    parser.add_argument("--files", type=int, default=100, help="generated files for throughput")
+    parser.add_argument("--cases", type=int, default=25, help="cases per generated file")
+    args = parser.parse_args()
+
+    first, times = startup(args.runs)
+    median = statistics.median(times)
+    print(f"start-up: lint {SMALL.relative_to(ROOT)}")
+    print(f"  first run        {first * 1000:8.1f} ms  (may build the parser cache)")
+    print(
+        f"  median of {len(times):<3}    {median * 1000:8.1f} ms"
+        f"  (min {min(times) * 1000:.1f}, max {max(times) * 1000:.1f})"
+    )
+    print(f"  target < 250 ms: {'met' if median < 0.25 else 'MISSED'}")
+
+    lines, expectations, seconds = throughput(args.files, args.cases)
+    rate = expectations / seconds
+    print(f"throughput: {args.files} files, {lines:,} lines, {expectations:,} expectation lines")
+    print(f"  {seconds:.2f} s  ->  {rate:,.0f} expectation lines/s, {lines / seconds:,.0f} lines/s")
+    print(f"  target >= 10,000 expectation lines/s: {'met' if rate >= 10_000 else 'MISSED'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
