@@ -17,3 +17,12 @@ def test_bad_spec_is_a_finding(tmp_path: Path) -> None:
     bad = tmp_path / "bad.expect"
     bad.write_text('expect get_weather(city="Berlin"\n', encoding="utf-8")
     assert main(["lint", str(bad)]) == 1
+
+
+def test_public_names_resolve() -> None:
+    """Every name in toolexpect.__all__ can be imported from the package."""
+    import toolexpect
+
+    for name in toolexpect.__all__:
+        assert getattr(toolexpect, name) is not None
+    assert sorted(toolexpect.__all__) == toolexpect.__all__
