@@ -98,7 +98,11 @@ def parse_spec_source(
 
     if document is None:
         return _placed(result)
-    problems = schema.validate(document, locate)
+    if kind == "text":
+        # The parser writes the spans itself; what the user wrote is everything else.
+        problems = schema.validate(_without_spans(document), schema.locate_in_document(document))
+    else:
+        problems = schema.validate(document, locate)
     if problems:
         result.diagnostics.extend(problems)
         if {d.code for d in problems} <= _VALUE_CODES:
@@ -113,6 +117,15 @@ def parse_spec_source(
     if result.ok:
         result.spec = from_document(document, path)
     return _placed(result)
+
+
+def _without_spans(node: Any) -> Any:
+    """A copy of a parser-made document without its span objects (paths stay the same)."""
+    if isinstance(node, dict):
+        return {k: _without_spans(v) for k, v in node.items() if k not in ("span", "question_span")}
+    if isinstance(node, list):
+        return [_without_spans(v) for v in node]
+    return node
 
 
 def _attach_spans(document: dict[str, Any], locate: Any) -> None:
