@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import json
 import os
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias, cast
 
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.diagnostics import Diagnostic
-from toolexpect.matching import RunResult, evaluate
+from toolexpect.matching import CompiledCase, RunResult, compile_case, evaluate
 from toolexpect.model import ArgMatcher, Case, Expectation, Op, Pattern, Spec
 from toolexpect.recording import Recording, to_json
 from toolexpect.report.diagnostics import render
@@ -205,8 +206,52 @@ class ToolCallAccuracyEvaluator:
             question=sample.question,
         )
         calls = as_calls(sample.tool_calls)
-        result = evaluate(case, calls)
+        result = _compiled(case).evaluate(calls)
         return Evaluation(self.name, result.score, result, case, tuple(calls))
+
+
+_CACHE_SIZE = 512
+_CACHE: OrderedDict[str, CompiledCase] = OrderedDict()
+
+
+def _arg_key(arg: ArgMatcher) -> list[Any]:
+    return [arg.name, arg.op, arg.value, arg.values, arg.pattern, arg.tolerance, arg.optional]
+
+
+def _compiled(case: Case) -> CompiledCase:
+    """The compiled form of an evaluator's case, reused for cases with the same expectations.
+
+    An evaluator builds a new case for every sample; most samples of a data set share their
+    expectations, and compiling is the larger part of scoring a small sample.
+    """
+    try:
+        key = json.dumps(
+            [
+                case.name,
+                [
+                    [
+                        e.tool,
+                        [
+                            [a.name, a.op, a.value, a.values, a.pattern, a.tolerance, a.optional]
+                            for a in e.args
+                        ],
+                    ]
+                    for e in case.expectations
+                ],
+            ],
+            ensure_ascii=False,
+        )
+    except (TypeError, ValueError):
+        return compile_case(case)
+    found = _CACHE.get(key)
+    if found is not None:
+        _CACHE.move_to_end(key)
+        return found
+    compiled = compile_case(case)
+    _CACHE[key] = compiled
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return compiled
 
 
 def _checked(loaded: SpecFile) -> Spec:

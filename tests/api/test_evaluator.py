@@ -82,3 +82,14 @@ def test_bad_dict_is_rejected() -> None:
     """A dict without a name is not a call."""
     with pytest.raises(ValueError, match="non-empty string 'name'"):
         ToolCallAccuracyEvaluator().evaluate(Sample([{"arguments": {}}], []))
+
+
+def test_cached_compilation_keeps_types_apart() -> None:
+    """Two samples whose expectations differ only in 5 vs 5.0 nested, or true vs 1, score apart."""
+    evaluator = ToolCallAccuracyEvaluator()
+    call = {"name": "t", "arguments": {"x": {"n": 5}, "b": True}}
+    assert evaluator.evaluate(Sample([call], [call])).value == 1.0
+    other = {"name": "t", "arguments": {"x": {"n": 5.0}, "b": True}}
+    assert evaluator.evaluate(Sample([other], [call])).value == 0.0
+    flag = {"name": "t", "arguments": {"b": 1}}
+    assert evaluator.evaluate(Sample([flag], [call])).value == 0.0
