@@ -26,3 +26,13 @@ def test_public_names_resolve() -> None:
     for name in toolexpect.__all__:
         assert getattr(toolexpect, name) is not None
     assert sorted(toolexpect.__all__) == toolexpect.__all__
+
+
+def test_help_names_every_format() -> None:
+    """The --log-format and --tools-format help lists the formats the readers know."""
+    from toolexpect import cli
+    from toolexpect.catalogue import FORMATS
+    from toolexpect.logs import LOG_FORMATS
+
+    assert sorted(cli.LOG_FORMAT_NAMES.split(", ")) == sorted(LOG_FORMATS)
+    assert sorted(cli.TOOLS_FORMAT_NAMES.split(", ")) == sorted(f for f in FORMATS if f != "auto")

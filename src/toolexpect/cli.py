@@ -31,6 +31,14 @@ EXIT_USAGE = 2
 
 _UNREADABLE = {"P105", "P106", "P107"}
 
+# Kept here rather than imported, so that building the parser stays cheap; a test checks
+# them against toolexpect.logs.LOG_FORMATS and toolexpect.catalogue.FORMATS.
+LOG_FORMAT_NAMES = (
+    "canonical, openai-chat, openai-responses, openai-batch, anthropic, gemini, langchain, "
+    "langsmith, otel, mcp, adk, bfcl"
+)
+TOOLS_FORMAT_NAMES = "openai, responses, anthropic, mcp, python"
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse with exit code 2 and a hint, for every usage error."""
@@ -57,7 +65,12 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="CATALOG",
         help="check specs against a tool catalogue (default: tools in [tool.toolexpect] of pyproject.toml)",
     )
-    lint.add_argument("--tools-format", default="auto", metavar="NAME", help="catalogue format")
+    lint.add_argument(
+        "--tools-format",
+        default="auto",
+        metavar="NAME",
+        help=f"catalogue format: auto (the default) or one of {TOOLS_FORMAT_NAMES}",
+    )
 
     fmt = commands.add_parser("format", help="rewrite spec files in the canonical layout")
     fmt.add_argument("paths", nargs="+", metavar="PATH", help="spec files or folders")
@@ -75,17 +88,32 @@ def _build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--log", action="append", required=True, metavar="LOG", help="a recorded log (repeatable)"
     )
-    score.add_argument("--log-format", default="auto", metavar="NAME", help="log format (default: auto)")
+    score.add_argument(
+        "--log-format",
+        default="auto",
+        metavar="NAME",
+        help=f"log format: auto (the default) or one of {LOG_FORMAT_NAMES}",
+    )
     score.add_argument("--format", choices=_score_formats(), default="text", help="report format")
     score.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
     score.add_argument(
         "--tools", metavar="CATALOG", help="also flag recorded calls that break their tool's schema"
     )
-    score.add_argument("--tools-format", default="auto", metavar="NAME", help="catalogue format")
+    score.add_argument(
+        "--tools-format",
+        default="auto",
+        metavar="NAME",
+        help=f"catalogue format: auto (the default) or one of {TOOLS_FORMAT_NAMES}",
+    )
 
     calls = commands.add_parser("calls", help="print the tool calls found in recorded logs")
     calls.add_argument("logs", nargs="+", metavar="LOG", help="recorded logs")
-    calls.add_argument("--log-format", default="auto", metavar="NAME", help="log format (default: auto)")
+    calls.add_argument(
+        "--log-format",
+        default="auto",
+        metavar="NAME",
+        help=f"log format: auto (the default) or one of {LOG_FORMAT_NAMES}",
+    )
     calls.add_argument("--format", choices=("table", "json"), default="table", help="output format")
     return parser
 
