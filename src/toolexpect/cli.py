@@ -337,8 +337,10 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             print(f"toolexpect: cannot write {args.output}: {error.strerror}", file=err)
             return EXIT_USAGE
         stream = handle
+    style = Style(wants_colour(stream))
+    final = report
     try:
-        stream.write(score_report.render(report, args.format, style=Style(wants_colour(stream))))
+        stream.write(_without_gc(lambda: score_report.render(final, args.format, style=style)))
     finally:
         if handle is not None:
             handle.close()
