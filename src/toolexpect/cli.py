@@ -340,7 +340,7 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     style = Style(wants_colour(stream))
     final = report
     try:
-        stream.write(_without_gc(lambda: score_report.render(final, args.format, style=style)))
+        _without_gc(lambda: stream.writelines(score_report.render_chunks(final, args.format, style=style)))
     finally:
         if handle is not None:
             handle.close()

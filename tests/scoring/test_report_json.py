@@ -60,3 +60,11 @@ def test_small_json_report_is_indented() -> None:
     result = score([_spec()], _samples(3))
     text = report.render(result, "json")
     assert text == json.dumps(report.to_json(result), indent=2, ensure_ascii=False) + "\n"
+
+
+def test_chunks_join_to_the_rendered_report() -> None:
+    """Writing the pieces gives exactly the rendered text, in every format."""
+    for runs in (3, 700):
+        result = score([_spec()], _samples(runs))
+        for fmt in report.FORMATS:
+            assert "".join(report.render_chunks(result, fmt)) == report.render(result, fmt)

@@ -10,7 +10,7 @@ from xml.etree import ElementTree as ET
 from toolexpect.report.style import Style
 from toolexpect.scoring import CaseOutcome, ScoreReport
 
-__all__ = ["FORMATS", "render", "to_json"]
+__all__ = ["FORMATS", "render", "render_chunks", "to_json"]
 
 FORMATS = ("text", "json", "junit", "github", "markdown")
 """The report formats ``score --format`` accepts."""
@@ -269,38 +269,48 @@ def _listed_runs(outcome: CaseOutcome) -> int:
 
 
 def _render_json(report: ScoreReport) -> str:
-    """The ``json`` report as text: :func:`_json_text` of :func:`to_json`, made faster.
+    """The ``json`` report as text: :func:`_json_text` of :func:`to_json`, made faster."""
+    return "".join(_json_chunks(report))
 
-    A large report is written a case per line, and a run without failures whose figures
-    are the very objects of an earlier run (scoring shares them per case) reuses that run's
-    text.
+
+def _json_chunks(report: ScoreReport) -> Iterator[str]:
+    """The ``json`` report's text in pieces (the same text as ``_json_text(to_json(...))``).
+
+    A large report is written a case per line, piece by piece (so the whole text need
+    not be held, or copied, at once), and a run without failures whose figures are the
+    very objects of an earlier run (scoring shares them per case) reuses that run's text.
     """
     if sum(_listed_runs(o) for o in report.cases) <= _INDENTED_RUNS:
-        return _json_text(to_json(report))
+        yield _json_text(to_json(report))
+        return
     dumps = json.dumps
-    lines: list[str] = []
     texts: dict[tuple[Any, ...], str] = {}
-    for outcome in report.cases:
+    yield '{\n"cases": [\n'
+    for number, outcome in enumerate(report.cases):
         entry = dumps(_case_json(outcome, runs_json=False), ensure_ascii=False)
-        if _listed_runs(outcome):
-            rendered: list[str] = []
-            for run in outcome.runs:
-                if run.failures:
-                    rendered.append(dumps(_run_json(run), ensure_ascii=False))
-                    continue
-                # Identity of the float objects: equal objects give equal text.
-                shared = (run.status, id(run.score), run.matched, run.expected, id(run.precision), id(run.f1))
-                text = texts.get(shared)
-                if text is None:
-                    text = texts[shared] = dumps(_run_json(run), ensure_ascii=False)
-                rendered.append(text)
-            entry = f'{entry[:-1]}, "runs": [{", ".join(rendered)}]}}'
-        lines.append("  " + entry)
-    cases = ",\n".join(lines)
-    parts = [f'"cases": [\n{cases}\n]']
+        yield ",\n  " if number else "  "
+        if not _listed_runs(outcome):
+            yield entry
+            continue
+        rendered: list[str] = []
+        for run in outcome.runs:
+            if run.failures:
+                rendered.append(dumps(_run_json(run), ensure_ascii=False))
+                continue
+            # Identity of the float objects: equal objects give equal text.
+            shared = (run.status, id(run.score), run.matched, run.expected, id(run.precision), id(run.f1))
+            text = texts.get(shared)
+            if text is None:
+                text = texts[shared] = dumps(_run_json(run), ensure_ascii=False)
+            rendered.append(text)
+        yield entry[:-1]
+        yield ', "runs": ['
+        yield ", ".join(rendered)
+        yield "]}"
+    yield "\n]"
     for name, value in _report_json(report).items():
-        parts.append(f"{dumps(name)}: {dumps(value, ensure_ascii=False)}")
-    return "{\n" + ",\n".join(parts) + "\n}\n"
+        yield f",\n{dumps(name)}: {dumps(value, ensure_ascii=False)}"
+    yield "\n}\n"
 
 
 def render_junit(report: ScoreReport) -> str:
@@ -390,6 +400,15 @@ def render_markdown(report: ScoreReport) -> str:
             lines.append("")
         lines.append("</details>")
     return "\n".join(lines) + "\n"
+
+
+def render_chunks(report: ScoreReport, fmt: str = "text", *, style: Style | None = None) -> Iterator[str]:
+    """:func:`render` in pieces to write one after the other (the ``json`` form of a large
+    report is made piece by piece; the other forms come whole)."""
+    if fmt == "json":
+        yield from _json_chunks(report)
+    else:
+        yield render(report, fmt, style=style)
 
 
 def render(report: ScoreReport, fmt: str = "text", *, style: Style | None = None) -> str:
