@@ -8,7 +8,7 @@ left without a sample is an error; a sample no case claims is listed as unused.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from toolexpect.calls import RecordedSample
@@ -86,6 +86,9 @@ class ScoreReport:
         return self.passed == len(self.cases) and not self.unreadable_records
 
 
+_Step = Callable[[RunResult], None]
+
+
 @dataclass(slots=True)
 class _Slot:
     file: str | None
@@ -111,14 +114,29 @@ def score(specs: Sequence[Spec], samples: Iterable[RecordedSample]) -> ScoreRepo
             by_name.setdefault(case.name, []).append(slot)
     only = slots[0] if len(slots) == 1 else None
     unused: dict[str | None, list[object]] = {}
+    # The common target, one case of the name: its steps bound once (the per-sample path).
+    single: dict[str, tuple[Callable[..., RunResult], _Step, _Step]] = {
+        name: (group[0].compiled.evaluate, group[0].accumulator.add, group[0].runs.append)
+        for name, group in by_name.items()
+        if len(group) == 1
+    }
     for sample in samples:
-        targets = by_name.get(sample.id) if sample.id is not None else None
-        if targets is None and sample.id is None and only is not None:
+        sample_id = sample.id
+        if sample_id is not None:
+            steps = single.get(sample_id)
+            if steps is not None:
+                evaluate, count, keep = steps
+                run = evaluate(sample.calls)
+                count(run)
+                keep(run)
+                continue
+        targets = by_name.get(sample_id) if sample_id is not None else None
+        if targets is None and sample_id is None and only is not None:
             targets = [only]
         if not targets:
-            entry = unused.get(sample.id)
+            entry = unused.get(sample_id)
             if entry is None:
-                unused[sample.id] = [1, sample.path, sample.line]
+                unused[sample_id] = [1, sample.path, sample.line]
             else:
                 entry[0] = int(entry[0]) + 1  # type: ignore[call-overload]
             continue

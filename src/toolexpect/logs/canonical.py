@@ -69,7 +69,8 @@ def _calls(raw_calls: Any, ctx: Context, line: int | None) -> tuple[ToolCall, ..
         if type(raw) is dict:
             name = raw.get("name")
             args = raw.get("arguments")
-            cid = raw.get("id")
+            # Two keys that are name and arguments: no id, kind or valid_json to look at.
+            cid = None if len(raw) == 2 else raw.get("id")
             if (
                 type(name) is str
                 and name
