@@ -933,6 +933,7 @@ class CompiledCase:
     __slots__ = (
         "_buckets",
         "_chains",
+        "_direct",
         "_expectations",
         "_fast",
         "_fast_groups",
@@ -984,6 +985,7 @@ class CompiledCase:
         self._stats: dict[tuple[int, int], tuple[float | None, float, float | None]] = {}
         self._buckets = bool(self._forbids or self._chains)
         self._fast, self._fast_groups = self._fast_plan(plans)
+        self._direct = self._direct_plan()
         self.error: str | None = None
         if not case.expectations:
             has_requirement = bool(case.forbids) or case.no_tool_calls or case.no_unexpected_calls
@@ -1035,6 +1037,32 @@ class CompiledCase:
                 table.setdefault(key, []).append((number, rest))
         return fast, tuple(members)
 
+    def _direct_plan(self) -> dict[str, tuple[tuple[str, ...], dict[Hashable, Any], tuple[int, ...]]] | None:
+        """Per tool, its one key table with one group per key, when every tool is so.
+
+        Then no call fits two groups, groups never compete for a call, and each group
+        simply takes its first fitting calls in order: the greedy pairing, which is then
+        maximum and the one the full path gives. ``None`` when some tool has groups keyed
+        on different argument names, a group without a scalar equality argument, or two
+        groups with the same key.
+        """
+        direct: dict[str, tuple[tuple[str, ...], dict[Hashable, Any], tuple[int, ...]]] = {}
+        for tool, entry in self._fast.items():
+            if entry.unkeyed or len(entry.keyed) > 1:
+                return None
+            if not entry.keyed:
+                direct[tool] = ((), {}, entry.universal)
+                continue
+            names, table = entry.keyed[0]
+            single: dict[Hashable, Any] = {}
+            for key, hits in table.items():
+                if len(hits) != 1:
+                    return None
+                number, rest = hits[0]
+                single[key] = (number, self._fast_groups[number], rest)
+            direct[tool] = (names, single, entry.universal)
+        return direct
+
     # -- matching ---------------------------------------------------------------------
 
     def _pair(self, calls: Sequence[ToolCall]) -> tuple[list[int], int, dict[str, list[int]]]:
@@ -1044,10 +1072,70 @@ class CompiledCase:
         may be left empty when the case has no ``forbid`` and no order requirement.
         """
         if len(calls) <= _FAST_LIMIT:
+            if self._direct is not None:
+                return self._pair_direct(calls, self._direct)
             paired = self._pair_fast(calls)
             if paired is not None:
                 return paired
         return self._pair_full(calls)
+
+    def _pair_direct(
+        self,
+        calls: Sequence[ToolCall],
+        direct: Mapping[str, tuple[tuple[str, ...], Mapping[Hashable, Any], tuple[int, ...]]],
+    ) -> tuple[list[int], int, dict[str, list[int]]]:
+        """The greedy pairing when no call can fit two groups (see :meth:`_direct_plan`)."""
+        buckets = self._buckets
+        relevant = self._tools
+        by_tool: dict[str, list[int]] = {}
+        spare: dict[str, list[int]] = {}
+        load = [0] * len(self._fast_groups)
+        assigned = [-1] * len(self._expectations)
+        matched = 0
+        for position, call in enumerate(calls):
+            name = call.name
+            if buckets and name in relevant:
+                bucket = by_tool.get(name)
+                if bucket is None:
+                    by_tool[name] = [position]
+                else:
+                    bucket.append(position)
+            plan = direct.get(name)
+            if plan is None:
+                continue
+            names, table, universal = plan
+            if table:
+                arguments = call.arguments if call.valid_json else _EMPTY
+                if len(names) == 2:
+                    first = arguments.get(names[0], _MISSING)
+                    second = arguments.get(names[1], _MISSING)
+                    kind = type(first)
+                    other = type(second)
+                    if (kind is str or kind is int) and (other is str or other is int):
+                        hit = table.get((first, second))
+                    else:
+                        hit = table.get(_call_key(arguments, names))
+                else:
+                    hit = table.get(_call_key(arguments, names))
+                if hit is not None:
+                    number, members, rest = hit
+                    taken = load[number]
+                    if taken < len(members) and (rest is None or rest(arguments)):
+                        assigned[members[taken]] = position
+                        load[number] = taken + 1
+                        matched += 1
+                        continue
+            if universal:
+                found = spare.get(name)
+                if found is None:
+                    spare[name] = [position]
+                else:
+                    found.append(position)
+        for name, positions in spare.items():
+            for member, position in zip(direct[name][2], positions, strict=False):
+                assigned[member] = position
+                matched += 1
+        return assigned, matched, by_tool
 
     def _pair_fast(self, calls: Sequence[ToolCall]) -> tuple[list[int], int, dict[str, list[int]]] | None:
         """The greedy pairing through key tables; ``None`` when the full path is needed.

@@ -184,3 +184,71 @@ def test_keyed_equality_follows_the_value_rules(expected: Any, got: Any, fits: b
     case = Case("eq", expectations=(Expectation("f", (ArgMatcher("x", Op.EQ, value=expected),)),))
     result = CompiledCase(case).evaluate([ToolCall("f", {"x": got})])
     assert result.matched == int(fits)
+
+
+_direct_expectations = st.one_of(
+    st.builds(
+        lambda tool, x, y, rest: Expectation(
+            tool,
+            (ArgMatcher("x", Op.EQ, value=x), ArgMatcher("y", Op.EQ, value=y), *rest),
+        ),
+        st.sampled_from(["a", "b"]),
+        _scalars,
+        _scalars,
+        st.lists(
+            st.sampled_from(
+                [
+                    ArgMatcher("z", Op.EQ, value=[1]),
+                    ArgMatcher("z", Op.ANY),
+                    ArgMatcher("z", Op.ABSENT),
+                    ArgMatcher("z", Op.REGEX, pattern="^s"),
+                ]
+            ),
+            max_size=1,
+        ),
+    ),
+    st.builds(lambda tool: Expectation(tool), st.sampled_from(["a", "b", "c"])),
+)
+_direct_calls = st.builds(
+    lambda tool, args, valid: ToolCall(tool, args if valid else {}, valid_json=valid),
+    st.sampled_from(["a", "b", "c", "d"]),
+    st.fixed_dictionaries(
+        {}, optional={"x": _scalars, "y": _scalars, "z": st.sampled_from([[1], [1.0], "s", "t"])}
+    ),
+    st.booleans() | st.just(True) | st.just(True),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(_direct_expectations, min_size=1, max_size=6),
+    st.lists(_direct_calls, max_size=8),
+    st.booleans(),
+)
+def test_direct_pairing_equals_the_general_pairing(
+    expectations: list[Expectation], calls: list[ToolCall], forbid: bool
+) -> None:
+    """Cases whose groups never share a key pair directly, exactly as the general path."""
+    case = Case(
+        "direct",
+        expectations=tuple(expectations),
+        forbids=(Expectation("d"),) if forbid else (),
+        threshold=0.5,
+        no_unexpected_calls=True,
+    )
+    compiled = CompiledCase(case)
+    paired = compiled._pair(calls)
+    full = compiled._pair_full(calls)
+    assert paired[:2] == full[:2]
+    if forbid:
+        assert paired[2] == full[2]
+    assert compiled.evaluate(calls) == _general(case, calls)
+
+
+def test_direct_pairing_is_used_when_keys_are_distinct() -> None:
+    """Distinct keys on the same names give the direct plan; a shared key does not."""
+    one = Expectation("f", (ArgMatcher("x", Op.EQ, value=1),))
+    two = Expectation("f", (ArgMatcher("x", Op.EQ, value=2),))
+    also_one = Expectation("f", (ArgMatcher("x", Op.EQ, value=1.0), ArgMatcher("y", Op.ANY)))
+    assert CompiledCase(Case("d", expectations=(one, two, Expectation("f"))))._direct is not None
+    assert CompiledCase(Case("d", expectations=(one, also_one)))._direct is None
