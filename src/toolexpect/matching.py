@@ -1586,7 +1586,11 @@ def _likeness(word: str, other: str) -> float:
 def _similar_tools(word: str, names: Iterable[str], n: int = 3, cutoff: float = 0.6) -> tuple[str, ...]:
     """The ``n`` called tool names most like ``word``: ``difflib.get_close_matches`` with a cache."""
     scored = [(score, name) for name in names if (score := _likeness(word, name)) >= cutoff]
-    return tuple(name for _, name in heapq.nlargest(n, scored))
+    if not scored:
+        return ()
+    # heapq.nlargest(n, scored) is documented to equal this; for a few names sorting is cheaper.
+    best = sorted(scored, reverse=True)[:n] if len(scored) <= 32 else heapq.nlargest(n, scored)
+    return tuple(name for _, name in best)
 
 
 def _f1(score: float, precision: float) -> float:
