@@ -120,6 +120,7 @@ def main() -> int:
     parser.add_argument("--cases", type=int, default=100)
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--phases", action="store_true", help="also time each step in-process")
+    parser.add_argument("--jobs", type=int, default=0, help="score --jobs (default: its own choice)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -144,6 +145,8 @@ def main() -> int:
             "-o",
             str(report),
         ]
+        if args.jobs:
+            command += ["--jobs", str(args.jobs)]
         start = time.perf_counter()
         done = subprocess.run(command, capture_output=True, text=True)
         wall = time.perf_counter() - start

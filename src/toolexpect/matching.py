@@ -223,7 +223,7 @@ _RUN_SETTERS: tuple[Callable[[Any, Any], None], ...] = tuple(
 _new_object = object.__new__
 
 
-def _new_run(
+def new_run(
     case: str,
     status: Status,
     score: float | None,
@@ -235,7 +235,10 @@ def _new_run(
     pairs: tuple[tuple[int, int], ...],
     failures: tuple[Failure, ...],
 ) -> RunResult:
-    """A :class:`RunResult` built without the frozen-dataclass ``__init__`` cost (same result)."""
+    """A :class:`RunResult` built without the frozen-dataclass ``__init__`` cost (same result).
+
+    Internal to toolexpect (scoring uses it to rebuild runs scored in another process).
+    """
     run: RunResult = _new_object(RunResult)
     (set_case, set_status, set_score, set_matched, set_expected, set_calls, set_precision, set_f1, set_pairs,
      set_failures) = _RUN_SETTERS
@@ -1063,6 +1066,13 @@ class CompiledCase:
             direct[tool] = (names, single, entry.universal)
         return direct
 
+    def shared_figures(
+        self, matched: int, calls: int, figures: tuple[float | None, float | None, float | None]
+    ) -> tuple[float | None, float | None, float | None]:
+        """``figures`` (score, precision, f1), as the objects this case's runs share when equal."""
+        known = self._stats.get((matched, calls))
+        return known if known is not None and known == figures else figures
+
     # -- matching ---------------------------------------------------------------------
 
     def _pair(self, calls: Sequence[ToolCall]) -> tuple[list[int], int, dict[str, list[int]]]:
@@ -1354,7 +1364,7 @@ class CompiledCase:
         else:
             pairs = tuple((e, c) for e, c in enumerate(assigned) if c >= 0)
         if threshold_ok and not forbidden and not unexpected and not called and not breaks:
-            return _new_run(case.name, "pass", score, matched, expected, total, precision, f1, pairs, ())
+            return new_run(case.name, "pass", score, matched, expected, total, precision, f1, pairs, ())
 
         failures: list[Failure] = []
         if called:

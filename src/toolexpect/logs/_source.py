@@ -65,7 +65,11 @@ _SCAN: Callable[[str, int], tuple[Any, int]] = getattr(json.JSONDecoder(), "scan
 _JSON_SPACE = " \t\n\r"
 
 
-def _read_lines(path: str, ctx: Context) -> Iterator[Record]:
+def _read_lines(
+    path: str, ctx: Context, start: int = 0, stop: int | None = None, first_line: int = 1
+) -> Iterator[Record]:
+    """The records of the lines in bytes ``start`` to ``stop`` (line boundaries), numbered
+    from ``first_line``."""
     loads = json.loads
     scan = _SCAN
     space = _JSON_SPACE
@@ -74,8 +78,16 @@ def _read_lines(path: str, ctx: Context) -> Iterator[Record]:
     except OSError as exc:
         raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
     try:
-        lineno = 0
+        if start:
+            handle.seek(start)
+        bounded = stop is not None
+        left = stop - start if stop is not None else 0
+        lineno = first_line - 1
         for raw in handle:
+            if bounded:
+                if left <= 0:
+                    break
+                left -= len(raw)
             lineno += 1
             first = raw[:1]
             if (first == b"{" or first == b"[") and raw[1:2] != b"\x00":
@@ -94,7 +106,7 @@ def _read_lines(path: str, ctx: Context) -> Iterator[Record]:
             elif first != b"{" and first != b"[":
                 if not raw.strip():
                     continue
-                if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                if lineno == 1 and not start and raw.startswith(b"\xef\xbb\xbf"):
                     raw = raw[3:]
                 body = _sse_payload(raw)
                 if body is None:
