@@ -1040,21 +1040,29 @@ class CompiledCase:
                 table.setdefault(key, []).append((number, rest))
         return fast, tuple(members)
 
-    def _direct_plan(self) -> dict[str, tuple[tuple[str, ...], dict[Hashable, Any], tuple[int, ...]]] | None:
-        """Per tool, its one key table with one group per key, when every tool is so.
+    def _direct_plan(
+        self,
+    ) -> dict[str, tuple[tuple[str, ...], dict[Hashable, Any], tuple[int, ...], Any]] | None:
+        """Per tool, what no two groups compete for, when every tool of the case is so.
 
+        A tool qualifies with one key table holding one group per key, or with a single
+        group and no table (tested directly), or with argument-less expectations only.
         Then no call fits two groups, groups never compete for a call, and each group
         simply takes its first fitting calls in order: the greedy pairing, which is then
         maximum and the one the full path gives. ``None`` when some tool has groups keyed
-        on different argument names, a group without a scalar equality argument, or two
-        groups with the same key.
+        on different argument names, a group without a scalar equality argument beside
+        other groups, or two groups with the same key.
         """
-        direct: dict[str, tuple[tuple[str, ...], dict[Hashable, Any], tuple[int, ...]]] = {}
+        direct: dict[str, tuple[tuple[str, ...], dict[Hashable, Any], tuple[int, ...], Any]] = {}
         for tool, entry in self._fast.items():
-            if entry.unkeyed or len(entry.keyed) > 1:
+            if len(entry.keyed) + len(entry.unkeyed) > 1:
                 return None
+            if entry.unkeyed:
+                number, check = entry.unkeyed[0]
+                direct[tool] = ((), {}, entry.universal, (number, self._fast_groups[number], check))
+                continue
             if not entry.keyed:
-                direct[tool] = ((), {}, entry.universal)
+                direct[tool] = ((), {}, entry.universal, None)
                 continue
             names, table = entry.keyed[0]
             single: dict[Hashable, Any] = {}
@@ -1063,7 +1071,7 @@ class CompiledCase:
                     return None
                 number, rest = hits[0]
                 single[key] = (number, self._fast_groups[number], rest)
-            direct[tool] = (names, single, entry.universal)
+            direct[tool] = (names, single, entry.universal, None)
         return direct
 
     def shared_figures(
@@ -1092,7 +1100,7 @@ class CompiledCase:
     def _pair_direct(
         self,
         calls: Sequence[ToolCall],
-        direct: Mapping[str, tuple[tuple[str, ...], Mapping[Hashable, Any], tuple[int, ...]]],
+        direct: Mapping[str, tuple[tuple[str, ...], Mapping[Hashable, Any], tuple[int, ...], Any]],
     ) -> tuple[list[int], int, dict[str, list[int]]]:
         """The greedy pairing when no call can fit two groups (see :meth:`_direct_plan`)."""
         buckets = self._buckets
@@ -1113,10 +1121,12 @@ class CompiledCase:
             plan = direct.get(name)
             if plan is None:
                 continue
-            names, table, universal = plan
-            if table:
+            names, table, universal, lone = plan
+            if table or lone is not None:
                 arguments = call.arguments if call.valid_json else _EMPTY
-                if len(names) == 2:
+                if lone is not None:
+                    hit = lone
+                elif len(names) == 2:
                     first = arguments.get(names[0], _MISSING)
                     second = arguments.get(names[1], _MISSING)
                     kind = type(first)
