@@ -903,6 +903,11 @@ class _FastTool:
         self.universal: tuple[int, ...] = ()
 
 
+_DirectTool = tuple[tuple[str, ...], dict[Hashable, Any], tuple[int, ...], Any]
+"""A tool of a directly paired case: key names, table (key to group number, members and
+residual test), argument-less members, and the lone unkeyed group (or ``None``)."""
+
+
 def _call_key(arguments: Mapping[str, Any], names: tuple[str, ...]) -> Any:
     """The key of a call's values of ``names`` (as the table stores it), or ``_MISSING``.
 
@@ -987,8 +992,11 @@ class CompiledCase:
         self._min_matched = -(-self._threshold.numerator * expected // self._threshold.denominator)
         self._stats: dict[tuple[int, int], tuple[float | None, float, float | None]] = {}
         self._buckets = bool(self._forbids or self._chains)
-        self._fast, self._fast_groups = self._fast_plan(plans)
-        self._direct = self._direct_plan()
+        # The small-run tables are made on the first small run (a case scored only on
+        # large runs never needs them).
+        self._fast: dict[str, _FastTool] | None = None
+        self._fast_groups: tuple[tuple[int, ...], ...] = ()
+        self._direct: dict[str, _DirectTool] | None = None
         self.error: str | None = None
         if not case.expectations:
             has_requirement = bool(case.forbids) or case.no_tool_calls or case.no_unexpected_calls
@@ -1001,6 +1009,15 @@ class CompiledCase:
                 self.error = (
                     f'case "{case.name}" requires an accuracy but has no expectations to compute it from'
                 )
+
+    def _small_plan(self) -> dict[str, _FastTool]:
+        """The small-run tables (made once, on first use)."""
+        if self._fast is None:
+            fast, self._fast_groups = self._fast_plan(self._plans)
+            self._fast = fast
+            self._direct = self._direct_plan(fast)
+            return fast
+        return self._fast
 
     def _fast_plan(
         self, plans: Mapping[str, _ToolPlan]
@@ -1041,8 +1058,8 @@ class CompiledCase:
         return fast, tuple(members)
 
     def _direct_plan(
-        self,
-    ) -> dict[str, tuple[tuple[str, ...], dict[Hashable, Any], tuple[int, ...], Any]] | None:
+        self, fast: Mapping[str, _FastTool]
+    ) -> dict[str, _DirectTool] | None:
         """Per tool, what no two groups compete for, when every tool of the case is so.
 
         A tool qualifies with one key table holding one group per key, or with a single
@@ -1053,8 +1070,8 @@ class CompiledCase:
         on different argument names, a group without a scalar equality argument beside
         other groups, or two groups with the same key.
         """
-        direct: dict[str, tuple[tuple[str, ...], dict[Hashable, Any], tuple[int, ...], Any]] = {}
-        for tool, entry in self._fast.items():
+        direct: dict[str, _DirectTool] = {}
+        for tool, entry in fast.items():
             if len(entry.keyed) + len(entry.unkeyed) > 1:
                 return None
             if entry.unkeyed:
@@ -1090,6 +1107,8 @@ class CompiledCase:
         may be left empty when the case has no ``forbid`` and no order requirement.
         """
         if len(calls) <= _FAST_LIMIT:
+            if self._fast is None:
+                self._small_plan()
             if self._direct is not None:
                 return self._pair_direct(calls, self._direct)
             paired = self._pair_fast(calls)
@@ -1167,7 +1186,7 @@ class CompiledCase:
         (a short group whose calls went to other groups) ``None``: the caller runs the
         full path.
         """
-        fast = self._fast
+        fast = self._small_plan()
         buckets = self._buckets
         relevant = self._tools
         by_tool: dict[str, list[int]] = {}
