@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -135,6 +136,8 @@ def test_a_log_that_is_not_utf8_fails_the_same(
     one = _run(spec, path, 1, "json", capsys)
     assert one[0] == 2
     assert _run(spec, path, 2, "json", capsys) == one
+    with pytest.raises(ChildProcessError):  # the worker was reaped
+        os.waitpid(-1, os.WNOHANG)
 
 
 def test_small_logs_and_one_job_stay_in_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -143,4 +146,14 @@ def test_small_logs_and_one_job_stay_in_one_process(tmp_path: Path, monkeypatch:
     assert split.splittable(str(log), "canonical", 1) is None
     assert split.splittable(str(log), "openai-chat", 2) is None
     monkeypatch.setattr(split, "MIN_BYTES", 1 << 30)
+    assert split.splittable(str(log), "canonical", 2) is None
+
+
+def test_a_process_with_threads_stays_in_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No fork while other threads run."""
+    log = _log(tmp_path, _lines(50))
+    assert split.splittable(str(log), "canonical", 2) is not None
+    monkeypatch.setattr(split.threading, "active_count", lambda: 2)
     assert split.splittable(str(log), "canonical", 2) is None

@@ -19,6 +19,7 @@ import os
 import pickle
 import signal
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -47,6 +48,8 @@ def splittable(path: str, fmt: str, jobs: int) -> int | None:
     """The byte offset to cut ``path`` at for two processes, or ``None`` for one."""
     if jobs < 2 or fmt != "canonical" or not sys.platform.startswith("linux"):
         return None
+    if threading.active_count() > 1:
+        return None  # forking a process with other threads could leave the worker stuck on a lock
     try:
         size = os.path.getsize(path)
         if size < MIN_BYTES:
