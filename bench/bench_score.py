@@ -7,7 +7,11 @@ Generates (fixed seed) a spec of 100 cases and a canonical JSONL log of 1,000 ru
 * the wall time of ``toolexpect score`` on it (a real process, JSON report to a file),
 * samples per second, the ratio of the two, and the peak memory of the scoring process.
 
-Run: ``python bench/bench_score.py [--runs 1000] [--cases 100]``.
+With ``--phases`` it also times, in this process and with the cyclic GC paused as the CLI
+does, each step on its own: loading the spec, reading the log into samples, scoring them,
+and rendering the JSON report.
+
+Run: ``python bench/bench_score.py [--runs 1000] [--cases 100] [--phases]``.
 """
 
 from __future__ import annotations
@@ -71,11 +75,50 @@ def generate(folder: Path, cases: int, runs: int, seed: int = 7) -> tuple[Path, 
     return spec, log, count
 
 
+def phases(spec: Path, log: Path) -> None:
+    """Time each step of ``score`` in this process (best of 3 for reading and scoring)."""
+    import gc
+
+    from toolexpect.cli import _load_all
+    from toolexpect.logs import open_log
+    from toolexpect.report import score as report
+    from toolexpect.scoring import score
+
+    start = time.perf_counter()
+    files, _ = _load_all([str(spec)])
+    specs = [f.spec for f in files.values() if f.spec is not None]
+    print(f"  spec load:     {time.perf_counter() - start:7.2f} s")
+    gc.disable()
+    try:
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            samples = list(open_log(log))
+            best = min(best, time.perf_counter() - start)
+        print(f"  read log:      {best:7.2f} s")
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            result = score(specs, samples)
+            best = min(best, time.perf_counter() - start)
+        print(f"  score:         {best:7.2f} s")
+        start = time.perf_counter()
+        text = report.render(result, "json")
+        print(f"  render json:   {time.perf_counter() - start:7.2f} s ({len(text) / 1e6:.1f} MB)")
+        start = time.perf_counter()
+        report.render(result, "text")
+        print(f"  render text:   {time.perf_counter() - start:7.2f} s")
+    finally:
+        gc.enable()
+
+
 def main() -> int:
     """Generate the corpus, time decoding and scoring, print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=100)
     parser.add_argument("--runs", type=int, default=1000)
+    parser.add_argument("--phases", action="store_true", help="also time each step in-process")
+    parser.add_argument("--jobs", type=int, default=0, help="score --jobs (default: its own choice)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -100,6 +143,8 @@ def main() -> int:
             "-o",
             str(report),
         ]
+        if args.jobs:
+            command += ["--jobs", str(args.jobs)]
         start = time.perf_counter()
         done = subprocess.run(command, capture_output=True, text=True)
         wall = time.perf_counter() - start
@@ -108,6 +153,9 @@ def main() -> int:
             print(done.stderr, file=sys.stderr)
             return 2
         summary = json.loads(report.read_text(encoding="utf-8"))["summary"]
+        if args.phases:
+            print("phases (in-process, GC paused):")
+            phases(spec, log)
     print(f"log: {count:,} samples, {size / 1e6:.1f} MB; cases: {summary}")
     print(f"json.loads alone:        {decode:7.2f} s  ({count / decode:,.0f} samples/s)")
     print(f"toolexpect score (e2e):  {wall:7.2f} s  ({count / wall:,.0f} samples/s; target >= 50,000)")

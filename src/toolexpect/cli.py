@@ -105,6 +105,14 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help=f"catalogue format: auto (the default) or one of {TOOLS_FORMAT_NAMES}",
     )
+    score.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="processes for one large canonical log: 1 or 2 (default: 2 when there are 2 CPUs)",
+    )
 
     calls = commands.add_parser("calls", help="print the tool calls found in recorded logs")
     calls.add_argument("logs", nargs="+", metavar="LOG", help="recorded logs")
@@ -318,6 +326,7 @@ def _without_gc(work: Callable[[], T]) -> T:
 
 
 def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    import os
     from itertools import chain
 
     from toolexpect.logs import LogError, open_log
@@ -340,9 +349,20 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         readers = [open_log(path, args.log_format) for path in args.log]
         samples: Iterator[RecordedSample] = chain.from_iterable(readers)
         findings: list[object] = []
-        if catalogue is not None:
-            samples = _checked(samples, catalogue, findings)
-        report = _without_gc(lambda: score(specs, samples))
+        cut = None
+        if catalogue is None and len(readers) == 1:
+            from toolexpect.logs.split import score_split, splittable
+
+            jobs = args.jobs if args.jobs > 0 else min(2, os.cpu_count() or 1)
+            cut = splittable(readers[0].path, readers[0].format, jobs)
+        if cut is not None:
+            only = readers[0]
+            at = cut
+            report = _without_gc(lambda: score_split(specs, only.path, at, only.diagnostics))
+        else:
+            if catalogue is not None:
+                samples = _checked(samples, catalogue, findings)
+            report = _without_gc(lambda: score(specs, samples))
     except LogError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
@@ -365,8 +385,10 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             print(f"toolexpect: cannot write {args.output}: {error.strerror}", file=err)
             return EXIT_USAGE
         stream = handle
+    style = Style(wants_colour(stream))
+    final = report
     try:
-        stream.write(score_report.render(report, args.format, style=Style(wants_colour(stream))))
+        _without_gc(lambda: stream.writelines(score_report.render_chunks(final, args.format, style=style)))
     finally:
         if handle is not None:
             handle.close()

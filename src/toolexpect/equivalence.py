@@ -23,13 +23,14 @@ equivalent exactly when their keys are equal (a NaN anywhere gives a key equal t
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from decimal import Decimal
 from typing import Any
 
 from toolexpect.model import PartialObject
 
 __all__ = [
+    "compile_pattern",
     "equivalent",
     "is_number",
     "matches_pattern",
@@ -128,6 +129,80 @@ def matches_pattern(pattern: Any, actual: Any) -> bool:
         else:
             return False
     return True
+
+
+_COMPILED_DEPTH = 16
+"""Patterns nested deeper than this are matched by :func:`matches_pattern` itself."""
+
+
+def compile_pattern(pattern: Any) -> Callable[[Any], bool]:
+    """A predicate equal to ``lambda actual: matches_pattern(pattern, actual)``, made once.
+
+    The pattern's structure is turned into nested closures (no stack, no per-call dispatch
+    on the pattern's types); a pattern nested deeper than a small bound falls back to
+    :func:`matches_pattern`, so no call ever recurses deeply.
+    """
+    compiled = _compile_pattern(pattern, 0)
+    if compiled is None:
+        return lambda actual: matches_pattern(pattern, actual)
+    return compiled
+
+
+def _compile_pattern(pattern: Any, depth: int) -> Callable[[Any], bool] | None:
+    if depth > _COMPILED_DEPTH:
+        return None
+    kind = type(pattern)
+    if kind is str:
+        return lambda got: type(got) is str and got == pattern
+    if pattern is None:
+        return lambda got: got is None
+    if kind is bool:
+        return lambda got: got is pattern
+    if kind is int:
+        return lambda got: type(got) is int and got == pattern
+    if kind is float:
+        return lambda got: type(got) is float and _float_equal(pattern, got)
+    if kind is list or kind is tuple:
+        elements: list[Callable[[Any], bool]] = []
+        for element in pattern:
+            compiled = _compile_pattern(element, depth + 1)
+            if compiled is None:
+                return None
+            elements.append(compiled)
+        size = len(elements)
+        frozen = tuple(elements)
+
+        def sequence(got: Any) -> bool:
+            if not isinstance(got, list | tuple) or len(got) != size:
+                return False
+            for test, item in zip(frozen, got, strict=True):  # noqa: SIM110 - faster than all()
+                if not test(item):
+                    return False
+            return True
+
+        return sequence
+    if kind is dict or kind is PartialObject:
+        entries = pattern.entries if kind is PartialObject else pattern
+        members: list[tuple[Any, Callable[[Any], bool]]] = []
+        for key, value in entries.items():
+            compiled = _compile_pattern(value, depth + 1)
+            if compiled is None:
+                return None
+            members.append((key, compiled))
+        count = len(members) if kind is dict else -1
+        pairs = tuple(members)
+
+        def mapping(got: Any) -> bool:
+            if not isinstance(got, dict) or (count >= 0 and len(got) != count):
+                return False
+            for key, test in pairs:  # noqa: SIM110 - faster than all()
+                if key not in got or not test(got[key]):
+                    return False
+            return True
+
+        return mapping
+    return lambda got: False
+
 
 
 def strict_equal(first: Any, second: Any) -> bool:

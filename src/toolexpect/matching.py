@@ -36,7 +36,7 @@ import re2
 from toolexpect.calls import ToolCall
 from toolexpect.diagnostics import Span
 from toolexpect.equivalence import (
-    equivalent,
+    compile_pattern,
     number_value,
     pattern_key,
     value_key,
@@ -212,6 +212,47 @@ class RunResult:
         """The indices of the expectations left without a call."""
         paired = {e for e, _ in self.pairs}
         return tuple(e for e in range(self.expected) if e not in paired)
+
+
+_RUN_SETTERS: tuple[Callable[[Any, Any], None], ...] = tuple(
+    vars(RunResult)[name].__set__
+    for name in (
+        "case", "status", "score", "matched", "expected", "calls", "precision", "f1", "pairs", "failures"
+    )
+)
+_new_object = object.__new__
+
+
+def new_run(
+    case: str,
+    status: Status,
+    score: float | None,
+    matched: int,
+    expected: int,
+    calls: int,
+    precision: float | None,
+    f1: float | None,
+    pairs: tuple[tuple[int, int], ...],
+    failures: tuple[Failure, ...],
+) -> RunResult:
+    """A :class:`RunResult` built without the frozen-dataclass ``__init__`` cost (same result).
+
+    Internal to toolexpect (scoring uses it to rebuild runs scored in another process).
+    """
+    run: RunResult = _new_object(RunResult)
+    (set_case, set_status, set_score, set_matched, set_expected, set_calls, set_precision, set_f1, set_pairs,
+     set_failures) = _RUN_SETTERS
+    set_case(run, case)
+    set_status(run, status)
+    set_score(run, score)
+    set_matched(run, matched)
+    set_expected(run, expected)
+    set_calls(run, calls)
+    set_precision(run, precision)
+    set_f1(run, f1)
+    set_pairs(run, pairs)
+    set_failures(run, failures)
+    return run
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,7 +468,16 @@ def _compile_eq(name: str, value: Any) -> Check:
             return False
 
         return number_eq
-    return lambda a: name in a and equivalent(value, a[name])
+    # Containers and partial objects: the nested rules (what ``equivalent`` applies to them).
+    test = compile_pattern(value)
+
+    def pattern_eq(a: Mapping[str, Any]) -> bool:
+        got = a.get(name, _MISSING)
+        return got is not _MISSING and test(got)
+
+    return pattern_eq
+
+
 
 
 def _compile_approx(name: str, centre: Any, tolerance: Any) -> Check:
@@ -559,9 +609,13 @@ def _matcher_signature(matcher: ArgMatcher) -> Hashable:
 
 
 class _CompiledExpectation:
-    """One expectation made ready to test: a predicate per matcher and one for all."""
+    """One expectation made ready to test: a predicate per matcher and one for all.
 
-    __slots__ = ("arg_checks", "check", "expectation", "index")
+    The texts explanations use (the expectation as written, each matcher described) are
+    made on first use and kept.
+    """
+
+    __slots__ = ("_described", "_source", "arg_checks", "check", "expectation", "index")
 
     def __init__(self, index: int, expectation: Expectation) -> None:
         self.index = index
@@ -569,6 +623,22 @@ class _CompiledExpectation:
         self.arg_checks = tuple(_compile_arg(m) for m in expectation.args)
         by_cost = sorted(zip(expectation.args, self.arg_checks, strict=True), key=lambda p: _COST[p[0].op])
         self.check = _all_of([check for _, check in by_cost])
+        self._source: str | None = None
+        self._described: tuple[str, ...] | None = None
+
+    @property
+    def source(self) -> str:
+        """The expectation written back roughly as the spec spells it."""
+        if self._source is None:
+            self._source = _source_call(self.expectation)
+        return self._source
+
+    @property
+    def described(self) -> tuple[str, ...]:
+        """What each matcher expects, in words (see :func:`_describe`)."""
+        if self._described is None:
+            self._described = tuple(_describe(m) for m in self.expectation.args)
+        return self._described
 
 
 class _Group:
@@ -804,14 +874,81 @@ def _fraction(number: float) -> Fraction:
     return Fraction(value) if value is not None else Fraction(1)
 
 
+_FAST_LIMIT = 256
+"""Runs with at most this many calls are paired through the per-case key tables first."""
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _key_value(value: Any) -> bool:
+    """An expected value that can stand as a dictionary key of a table (a scalar, not NaN)."""
+    if type(value) not in _SCALARS:
+        return False
+    return not (type(value) is float and value != value)
+
+
+class _FastTool:
+    """One tool's groups for the small-run path: key tables on scalar equality arguments.
+
+    ``keyed`` holds, per set of argument names, a table from the calls' value keys of those
+    names to the groups (global number, residual test) whose equality arguments have those
+    keys; ``unkeyed`` the groups without a scalar equality argument (tested directly).
+    """
+
+    __slots__ = ("keyed", "universal", "unkeyed")
+
+    def __init__(self) -> None:
+        self.keyed: list[tuple[tuple[str, ...], dict[Hashable, list[tuple[int, Check | None]]]]] = []
+        self.unkeyed: list[tuple[int, Check]] = []
+        self.universal: tuple[int, ...] = ()
+
+
+_DirectTool = tuple[tuple[str, ...], dict[Hashable, Any], tuple[int, ...], Any]
+"""A tool of a directly paired case: key names, table (key to group number, members and
+residual test), argument-less members, and the lone unkeyed group (or ``None``)."""
+
+
+def _call_key(arguments: Mapping[str, Any], names: tuple[str, ...]) -> Any:
+    """The key of a call's values of ``names`` (as the table stores it), or ``_MISSING``.
+
+    Only scalar values can equal a table's keys; a missing name or a container gives
+    ``_MISSING``. Scalars are keyed by :func:`value_key` (equal keys ⇔ equivalent values).
+    """
+    if len(names) == 1:
+        value = arguments.get(names[0], _MISSING)
+        kind = type(value)
+        if kind is str or kind is int:
+            return value
+        if kind is float or kind is bool or value is None:
+            return value_key(value)
+        return _MISSING
+    parts = []
+    for name in names:
+        value = arguments.get(name, _MISSING)
+        kind = type(value)
+        if kind is str or kind is int:
+            parts.append(value)
+        elif kind is float or kind is bool or value is None:
+            parts.append(value_key(value))
+        else:
+            return _MISSING
+    return tuple(parts)
+
+
 class CompiledCase:
     """A case made ready to score many runs: build once with :func:`compile_case`, reuse."""
 
     __slots__ = (
+        "_buckets",
         "_chains",
+        "_direct",
         "_expectations",
+        "_fast",
+        "_fast_groups",
         "_forbids",
+        "_min_matched",
         "_plans",
+        "_stats",
         "_threshold",
         "_tools",
         "case",
@@ -850,6 +987,16 @@ class CompiledCase:
             chains.append((None, tuple(range(len(case.expectations)))))
         self._chains = tuple(chains)
         self._threshold = _fraction(case.threshold)
+        expected = len(self._expectations)
+        # The fewest matched expectations that meet the threshold (exact fractions).
+        self._min_matched = -(-self._threshold.numerator * expected // self._threshold.denominator)
+        self._stats: dict[tuple[int, int], tuple[float | None, float, float | None]] = {}
+        self._buckets = bool(self._forbids or self._chains)
+        # The small-run tables are made on the first small run (a case scored only on
+        # large runs never needs them).
+        self._fast: dict[str, _FastTool] | None = None
+        self._fast_groups: tuple[tuple[int, ...], ...] = ()
+        self._direct: dict[str, _DirectTool] | None = None
         self.error: str | None = None
         if not case.expectations:
             has_requirement = bool(case.forbids) or case.no_tool_calls or case.no_unexpected_calls
@@ -863,13 +1010,265 @@ class CompiledCase:
                     f'case "{case.name}" requires an accuracy but has no expectations to compute it from'
                 )
 
+    def _small_plan(self) -> dict[str, _FastTool]:
+        """The small-run tables (made once, on first use)."""
+        if self._fast is None:
+            fast, self._fast_groups = self._fast_plan(self._plans)
+            self._fast = fast
+            self._direct = self._direct_plan(fast)
+            return fast
+        return self._fast
+
+    def _fast_plan(
+        self, plans: Mapping[str, _ToolPlan]
+    ) -> tuple[dict[str, _FastTool], tuple[tuple[int, ...], ...]]:
+        """Key tables per tool for the small-run path, and the groups' members (global order)."""
+        fast: dict[str, _FastTool] = {}
+        members: list[tuple[int, ...]] = []
+        for tool, plan in plans.items():
+            entry = fast[tool] = _FastTool()
+            entry.universal = tuple(plan.universal)
+            tables: dict[tuple[str, ...], dict[Hashable, list[tuple[int, Check | None]]]] = {}
+            for group in plan.groups:
+                number = len(members)
+                members.append(tuple(group.members))
+                compiled = self._expectations[group.members[0]]
+                names: list[str] = []
+                keys: list[Hashable] = []
+                residual: list[tuple[ArgMatcher, Check]] = []
+                for matcher, check in zip(compiled.expectation.args, compiled.arg_checks, strict=True):
+                    if matcher.op is Op.EQ and not matcher.optional and _key_value(matcher.value):
+                        names.append(matcher.name)
+                        keys.append(value_key(matcher.value))
+                    else:
+                        residual.append((matcher, check))
+                if not names:
+                    entry.unkeyed.append((number, compiled.check))
+                    continue
+                order = sorted(range(len(names)), key=names.__getitem__)
+                key_names = tuple(names[i] for i in order)
+                key = keys[order[0]] if len(order) == 1 else tuple(keys[i] for i in order)
+                residual.sort(key=lambda pair: _COST[pair[0].op])
+                rest = _all_of([check for _, check in residual]) if residual else None
+                table = tables.get(key_names)
+                if table is None:
+                    table = tables[key_names] = {}
+                    entry.keyed.append((key_names, table))
+                table.setdefault(key, []).append((number, rest))
+        return fast, tuple(members)
+
+    def _direct_plan(
+        self, fast: Mapping[str, _FastTool]
+    ) -> dict[str, _DirectTool] | None:
+        """Per tool, what no two groups compete for, when every tool of the case is so.
+
+        A tool qualifies with one key table holding one group per key, or with a single
+        group and no table (tested directly), or with argument-less expectations only.
+        Then no call fits two groups, groups never compete for a call, and each group
+        simply takes its first fitting calls in order: the greedy pairing, which is then
+        maximum and the one the full path gives. ``None`` when some tool has groups keyed
+        on different argument names, a group without a scalar equality argument beside
+        other groups, or two groups with the same key.
+        """
+        direct: dict[str, _DirectTool] = {}
+        for tool, entry in fast.items():
+            if len(entry.keyed) + len(entry.unkeyed) > 1:
+                return None
+            if entry.unkeyed:
+                number, check = entry.unkeyed[0]
+                direct[tool] = ((), {}, entry.universal, (number, self._fast_groups[number], check))
+                continue
+            if not entry.keyed:
+                direct[tool] = ((), {}, entry.universal, None)
+                continue
+            names, table = entry.keyed[0]
+            single: dict[Hashable, Any] = {}
+            for key, hits in table.items():
+                if len(hits) != 1:
+                    return None
+                number, rest = hits[0]
+                single[key] = (number, self._fast_groups[number], rest)
+            direct[tool] = (names, single, entry.universal, None)
+        return direct
+
+    def shared_figures(
+        self, matched: int, calls: int, figures: tuple[float | None, float | None, float | None]
+    ) -> tuple[float | None, float | None, float | None]:
+        """``figures`` (score, precision, f1), as the objects this case's runs share when equal."""
+        known = self._stats.get((matched, calls))
+        return known if known is not None and known == figures else figures
+
     # -- matching ---------------------------------------------------------------------
 
     def _pair(self, calls: Sequence[ToolCall]) -> tuple[list[int], int, dict[str, list[int]]]:
         """Pair expectations with calls: call per expectation (-1 when none), count, buckets.
 
-        The buckets (call positions by tool name) hold only the tools the case names.
+        The buckets (call positions by tool name) hold only the tools the case names; they
+        may be left empty when the case has no ``forbid`` and no order requirement.
         """
+        if len(calls) <= _FAST_LIMIT:
+            if self._fast is None:
+                self._small_plan()
+            if self._direct is not None:
+                return self._pair_direct(calls, self._direct)
+            paired = self._pair_fast(calls)
+            if paired is not None:
+                return paired
+        return self._pair_full(calls)
+
+    def _pair_direct(
+        self,
+        calls: Sequence[ToolCall],
+        direct: Mapping[str, tuple[tuple[str, ...], Mapping[Hashable, Any], tuple[int, ...], Any]],
+    ) -> tuple[list[int], int, dict[str, list[int]]]:
+        """The greedy pairing when no call can fit two groups (see :meth:`_direct_plan`)."""
+        buckets = self._buckets
+        relevant = self._tools
+        by_tool: dict[str, list[int]] = {}
+        spare: dict[str, list[int]] = {}
+        load = [0] * len(self._fast_groups)
+        assigned = [-1] * len(self._expectations)
+        matched = 0
+        for position, call in enumerate(calls):
+            name = call.name
+            if buckets and name in relevant:
+                bucket = by_tool.get(name)
+                if bucket is None:
+                    by_tool[name] = [position]
+                else:
+                    bucket.append(position)
+            plan = direct.get(name)
+            if plan is None:
+                continue
+            names, table, universal, lone = plan
+            if table or lone is not None:
+                arguments = call.arguments if call.valid_json else _EMPTY
+                if lone is not None:
+                    hit = lone
+                elif len(names) == 2:
+                    first = arguments.get(names[0], _MISSING)
+                    second = arguments.get(names[1], _MISSING)
+                    kind = type(first)
+                    other = type(second)
+                    if (kind is str or kind is int) and (other is str or other is int):
+                        hit = table.get((first, second))
+                    else:
+                        hit = table.get(_call_key(arguments, names))
+                else:
+                    hit = table.get(_call_key(arguments, names))
+                if hit is not None:
+                    number, members, rest = hit
+                    taken = load[number]
+                    if taken < len(members) and (rest is None or rest(arguments)):
+                        assigned[members[taken]] = position
+                        load[number] = taken + 1
+                        matched += 1
+                        continue
+            if universal:
+                found = spare.get(name)
+                if found is None:
+                    spare[name] = [position]
+                else:
+                    found.append(position)
+        for name, positions in spare.items():
+            for member, position in zip(direct[name][2], positions, strict=False):
+                assigned[member] = position
+                matched += 1
+        return assigned, matched, by_tool
+
+    def _pair_fast(self, calls: Sequence[ToolCall]) -> tuple[list[int], int, dict[str, list[int]]] | None:
+        """The greedy pairing through key tables; ``None`` when the full path is needed.
+
+        Each group takes, in written order, its earliest free matching calls, as
+        :meth:`_ToolPlan.match` does first. When every group is filled, or a group left
+        short took every call that fits it (so no augmenting path can start from it), that
+        pairing is a maximum matching and the very one the full path gives. Otherwise
+        (a short group whose calls went to other groups) ``None``: the caller runs the
+        full path.
+        """
+        fast = self._small_plan()
+        buckets = self._buckets
+        relevant = self._tools
+        by_tool: dict[str, list[int]] = {}
+        candidates: dict[int, list[int]] = {}
+        spare: dict[str, list[int]] = {}
+        for position, call in enumerate(calls):
+            name = call.name
+            entry = fast.get(name)
+            if buckets and name in relevant:
+                bucket = by_tool.get(name)
+                if bucket is None:
+                    by_tool[name] = [position]
+                else:
+                    bucket.append(position)
+            if entry is None:
+                continue
+            arguments = call.arguments if call.valid_json else _EMPTY
+            for names, table in entry.keyed:
+                if len(names) == 2:
+                    # The common shape, inlined: two names with string or integer values.
+                    first = arguments.get(names[0], _MISSING)
+                    second = arguments.get(names[1], _MISSING)
+                    kind = type(first)
+                    other = type(second)
+                    if (kind is str or kind is int) and (other is str or other is int):
+                        hits = table.get((first, second))
+                    else:
+                        hits = table.get(_call_key(arguments, names))
+                else:
+                    hits = table.get(_call_key(arguments, names))
+                if hits is not None:
+                    for number, rest in hits:
+                        if rest is None or rest(arguments):
+                            found = candidates.get(number)
+                            if found is None:
+                                candidates[number] = [position]
+                            else:
+                                found.append(position)
+            for number, check in entry.unkeyed:
+                if check(arguments):
+                    found = candidates.get(number)
+                    if found is None:
+                        candidates[number] = [position]
+                    else:
+                        found.append(position)
+            if entry.universal:
+                found = spare.get(name)
+                if found is None:
+                    spare[name] = [position]
+                else:
+                    found.append(position)
+        assigned = [-1] * len(self._expectations)
+        used: set[int] = set()
+        matched = 0
+        for number, members in enumerate(self._fast_groups):
+            mine = candidates.get(number)
+            if mine is None:
+                continue  # no call fits: no augmenting path can start here
+            need = len(members)
+            taken = 0
+            for position in mine:
+                if position not in used:
+                    used.add(position)
+                    assigned[members[taken]] = position
+                    taken += 1
+                    if taken == need:
+                        break
+            else:
+                if taken < len(mine):
+                    # A call this group needs went to another group: an augmenting path
+                    # may exist, which the full path finds.
+                    return None
+            matched += taken
+        for name, positions in spare.items():
+            free = (p for p in positions if p not in used)
+            for member, position in zip(fast[name].universal, free, strict=False):
+                assigned[member] = position
+                matched += 1
+        return assigned, matched, by_tool
+
+    def _pair_full(self, calls: Sequence[ToolCall]) -> tuple[list[int], int, dict[str, list[int]]]:
+        """The general pairing, per tool: greedy for small buckets, else a maximum matching."""
         by_tool: dict[str, list[int]] = {}
         relevant = self._tools
         for position, call in enumerate(calls):
@@ -962,34 +1361,39 @@ class CompiledCase:
         total = len(calls)
         assigned, matched, by_tool = self._pair(calls)
 
-        threshold_ok = not expected or matched * self._threshold.denominator >= (
-            self._threshold.numerator * expected
-        )
+        threshold_ok = matched >= self._min_matched
         forbidden: list[tuple[int, list[int]]] = []
-        for forbid in self._forbids:
-            positions = by_tool.get(forbid.expectation.tool)
-            if positions:
-                check = forbid.check
-                hits = [p for p in positions if check(_arguments(calls[p]))]
-                if hits:
-                    forbidden.append((forbid.index, hits))
+        breaks: list[tuple[int | None, tuple[int, ...], tuple[int, int]]] = []
+        if self._buckets:
+            for forbid in self._forbids:
+                positions = by_tool.get(forbid.expectation.tool)
+                if positions:
+                    check = forbid.check
+                    hits = [p for p in positions if check(_arguments(calls[p]))]
+                    if hits:
+                        forbidden.append((forbid.index, hits))
+            for number, chain in self._chains:
+                broken = self._chain_break(chain, calls, by_tool)
+                if broken is not None:
+                    breaks.append((number, chain, broken))
         unexpected = case.no_unexpected_calls and matched < total
         called = case.no_tool_calls and total > 0
-        breaks: list[tuple[int | None, tuple[int, ...], tuple[int, int]]] = []
-        for number, chain in self._chains:
-            broken = self._chain_break(chain, calls, by_tool)
-            if broken is not None:
-                breaks.append((number, chain, broken))
 
-        score = matched / expected if expected else None
-        precision = matched / total if total else 1.0
-        f1 = _f1(score, precision) if score is not None else None
+        stats = self._stats.get((matched, total))
+        if stats is None:
+            score = matched / expected if expected else None
+            precision = matched / total if total else 1.0
+            f1 = _f1(score, precision) if score is not None else None
+            stats = (score, precision, f1)
+            if len(self._stats) < 4096:
+                self._stats[(matched, total)] = stats
+        score, precision, f1 = stats
         if matched == expected:
             pairs = tuple(enumerate(assigned))
         else:
             pairs = tuple((e, c) for e, c in enumerate(assigned) if c >= 0)
         if threshold_ok and not forbidden and not unexpected and not called and not breaks:
-            return RunResult(case.name, "pass", score, matched, expected, total, precision, f1, pairs)
+            return new_run(case.name, "pass", score, matched, expected, total, precision, f1, pairs, ())
 
         failures: list[Failure] = []
         if called:
@@ -1025,7 +1429,7 @@ class CompiledCase:
             failures.append(
                 Failure(
                     "forbidden",
-                    f"forbidden {_source_call(banned)} matched call #{hits[0] + 1}{more}",
+                    f"forbidden {self._forbids[index].source} matched call #{hits[0] + 1}{more}",
                     banned.span,
                     {"forbid": index, "tool": banned.tool, "calls": tuple(hits)},
                 )
@@ -1060,7 +1464,7 @@ class CompiledCase:
             if assigned[compiled.index] >= 0:
                 continue
             expectation = compiled.expectation
-            source = _source_call(expectation)
+            source = compiled.source
             details: dict[str, Any] = {
                 "expectation": compiled.index,
                 "tool": expectation.tool,
@@ -1115,8 +1519,10 @@ class CompiledCase:
             call = calls[position]
             arguments = _arguments(call)
             reports = tuple(
-                _arg_report(m, check, arguments)
-                for m, check in zip(compiled.expectation.args, checks, strict=True)
+                _arg_report(m, check, arguments, described)
+                for m, check, described in zip(
+                    compiled.expectation.args, checks, compiled.described, strict=True
+                )
             )
             result.append(
                 NearMiss(
@@ -1167,11 +1573,11 @@ class CompiledCase:
         expectation = compiled.expectation
         matching = tuple(p for p in by_tool.get(expectation.tool, ()) if compiled.check(_arguments(calls[p])))
         requirement = "then" if number is not None else "require order"
-        source = _source_call(expectation)
+        source = compiled.source
         if step == 0 or previous < 0:
             message = f"{requirement}: step 1 {source} has no matching call"
         else:
-            before = _source_call(self.case.expectations[chain[step - 1]])
+            before = self._expectations[chain[step - 1]].source
             message = (
                 f"{requirement}: step {step + 1} {source} has no matching call after "
                 f"call #{previous + 1} (step {step}, {before})"
@@ -1195,12 +1601,11 @@ class CompiledCase:
         )
 
 
-def _arg_report(matcher: ArgMatcher, check: Check, arguments: Mapping[str, Any]) -> ArgReport:
-    """How one matcher fared on one call's arguments, with a one-line message."""
+def _arg_report(matcher: ArgMatcher, check: Check, arguments: Mapping[str, Any], expected: str) -> ArgReport:
+    """How one matcher fared on one call's arguments (``expected``: the matcher described)."""
     holds = check(arguments)
     present = matcher.name in arguments
     got = _render(arguments[matcher.name]) if present else None
-    expected = _describe(matcher)
     if holds:
         message = f"{matcher.name}: ok"
     elif not present:
@@ -1220,7 +1625,11 @@ def _likeness(word: str, other: str) -> float:
 def _similar_tools(word: str, names: Iterable[str], n: int = 3, cutoff: float = 0.6) -> tuple[str, ...]:
     """The ``n`` called tool names most like ``word``: ``difflib.get_close_matches`` with a cache."""
     scored = [(score, name) for name in names if (score := _likeness(word, name)) >= cutoff]
-    return tuple(name for _, name in heapq.nlargest(n, scored))
+    if not scored:
+        return ()
+    # heapq.nlargest(n, scored) is documented to equal this; for a few names sorting is cheaper.
+    best = sorted(scored, reverse=True)[:n] if len(scored) <= 32 else heapq.nlargest(n, scored)
+    return tuple(name for _, name in best)
 
 
 def _f1(score: float, precision: float) -> float:

@@ -8,16 +8,17 @@ left without a sample is an error; a sample no case claims is listed as unused.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from toolexpect.calls import RecordedSample
 from toolexpect.diagnostics import Diagnostic, Severity
-from toolexpect.matching import CaseAccumulator, CaseResult, CompiledCase, RunResult, compile_case
+from toolexpect.matching import CaseAccumulator, CaseResult, CompiledCase, RunResult, compile_case, new_run
 from toolexpect.model import Case, Spec
 from toolexpect.toolcheck import CallFinding
 
-__all__ = ["CaseOutcome", "SampleFinding", "ScoreReport", "UnusedSample", "score"]
+__all__ = ["CaseOutcome", "SampleFinding", "ScoreReport", "Scorer", "UnusedSample", "score"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +87,9 @@ class ScoreReport:
         return self.passed == len(self.cases) and not self.unreadable_records
 
 
+_Step = Callable[[RunResult], None]
+
+
 @dataclass(slots=True)
 class _Slot:
     file: str | None
@@ -102,47 +106,129 @@ class _Slot:
 
 def score(specs: Sequence[Spec], samples: Iterable[RecordedSample]) -> ScoreReport:
     """Score every case of ``specs`` against the samples that pair with it."""
-    slots: list[_Slot] = []
-    by_name: dict[str, list[_Slot]] = {}
-    for spec in specs:
-        for case in spec.cases:
-            slot = _Slot(spec.path, case, compile_case(case), CaseAccumulator(case))
-            slots.append(slot)
-            by_name.setdefault(case.name, []).append(slot)
-    only = slots[0] if len(slots) == 1 else None
-    unused: dict[str | None, list[object]] = {}
-    for sample in samples:
-        targets = by_name.get(sample.id) if sample.id is not None else None
-        if targets is None and sample.id is None and only is not None:
-            targets = [only]
-        if not targets:
-            entry = unused.get(sample.id)
+    scorer = Scorer(specs)
+    scorer.feed(samples)
+    return scorer.report()
+
+
+Part = tuple[list[list[tuple[Any, ...]]], list[tuple[str | None, int, str | None, int | None]]]
+"""What :meth:`Scorer.part` gives: per case slot, its runs as plain tuples, and the unused
+samples as (id, count, path, line of the first)."""
+
+
+class Scorer:
+    """Score samples as they come, in several parts if need be, then report.
+
+    :func:`score` is ``feed`` once and ``report``. A part scored elsewhere (another
+    process, on a later stretch of the same log) is taken in with ``merge``, after the
+    samples before it: the result is the same as feeding all the samples in order.
+    """
+
+    def __init__(self, specs: Sequence[Spec]) -> None:
+        self._slots: list[_Slot] = []
+        self._by_name: dict[str, list[_Slot]] = {}
+        for spec in specs:
+            for case in spec.cases:
+                slot = _Slot(spec.path, case, compile_case(case), CaseAccumulator(case))
+                self._slots.append(slot)
+                self._by_name.setdefault(case.name, []).append(slot)
+        self._unused: dict[str | None, list[Any]] = {}
+
+    def feed(self, samples: Iterable[RecordedSample]) -> None:
+        """Score samples, in order."""
+        by_name = self._by_name
+        slots = self._slots
+        only = slots[0] if len(slots) == 1 else None
+        unused = self._unused
+        # The common target, one case of the name: its steps bound once (the per-sample path).
+        single: dict[str, tuple[Callable[..., RunResult], _Step, _Step]] = {
+            name: (group[0].compiled.evaluate, group[0].accumulator.add, group[0].runs.append)
+            for name, group in by_name.items()
+            if len(group) == 1
+        }
+        for sample in samples:
+            sample_id = sample.id
+            if sample_id is not None:
+                steps = single.get(sample_id)
+                if steps is not None:
+                    evaluate, count, keep = steps
+                    run = evaluate(sample.calls)
+                    count(run)
+                    keep(run)
+                    continue
+            targets = by_name.get(sample_id) if sample_id is not None else None
+            if targets is None and sample_id is None and only is not None:
+                targets = [only]
+            if not targets:
+                entry = unused.get(sample_id)
+                if entry is None:
+                    unused[sample_id] = [1, sample.path, sample.line]
+                else:
+                    entry[0] += 1
+                continue
+            for slot in targets:
+                slot.add(sample.calls)
+
+    def part(self) -> Part:
+        """Everything fed so far as plain data (for :meth:`merge` in another scorer)."""
+        runs = [
+            [
+                (r.status, r.score, r.matched, r.expected, r.calls, r.precision, r.f1, r.pairs, r.failures)
+                for r in slot.runs
+            ]
+            for slot in self._slots
+        ]
+        unused = [(key, entry[0], entry[1], entry[2]) for key, entry in self._unused.items()]
+        return runs, unused
+
+    def merge(self, part: Part, line_offset: int = 0) -> None:
+        """Take in a :meth:`part` scored on the samples that follow those fed so far.
+
+        ``line_offset`` is added to the unused samples' lines (the part's lines counted
+        from its own start).
+        """
+        runs, unused = part
+        for slot, compact in zip(self._slots, runs, strict=True):
+            shared = slot.compiled.shared_figures
+            add = slot.accumulator.add
+            keep = slot.runs.append
+            for status, score_, matched, expected, calls, precision, f1, pairs, failures in compact:
+                figures = shared(matched, calls, (score_, precision, f1))
+                run = new_run(
+                    slot.case.name, status, figures[0], matched, expected, calls, figures[1], figures[2],
+                    pairs, failures,
+                )
+                add(run)
+                keep(run)
+        for key, count, path, line in unused:
+            entry = self._unused.get(key)
             if entry is None:
-                unused[sample.id] = [1, sample.path, sample.line]
+                self._unused[key] = [count, path, line + line_offset if line is not None else None]
             else:
-                entry[0] = int(entry[0]) + 1  # type: ignore[call-overload]
-            continue
-        for slot in targets:
-            slot.add(sample.calls)
-    outcomes = tuple(
-        CaseOutcome(s.file, s.case, s.accumulator.result(), tuple(s.runs)) for s in slots
-    )
-    names = len(slots)
-    return ScoreReport(
-        cases=outcomes,
-        unused=tuple(
-            UnusedSample(
-                id=sample_id,
-                count=int(entry[0]),  # type: ignore[call-overload]
-                path=entry[1],  # type: ignore[arg-type]
-                line=entry[2],  # type: ignore[arg-type]
-                reason=(
-                    "no case has this name"
-                    if sample_id is not None
-                    else f"a sample without an id pairs only with a spec of exactly one case "
-                    f"(these specs have {names})"
-                ),
-            )
-            for sample_id, entry in unused.items()
-        ),
-    )
+                entry[0] += count
+
+    def report(self) -> ScoreReport:
+        """The report on everything fed and merged."""
+        slots = self._slots
+        outcomes = tuple(
+            CaseOutcome(s.file, s.case, s.accumulator.result(), tuple(s.runs)) for s in slots
+        )
+        names = len(slots)
+        return ScoreReport(
+            cases=outcomes,
+            unused=tuple(
+                UnusedSample(
+                    id=sample_id,
+                    count=entry[0],
+                    path=entry[1],
+                    line=entry[2],
+                    reason=(
+                        "no case has this name"
+                        if sample_id is not None
+                        else f"a sample without an id pairs only with a spec of exactly one case "
+                        f"(these specs have {names})"
+                    ),
+                )
+                for sample_id, entry in self._unused.items()
+            ),
+        )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from toolexpect.logs._base import Context, LogError, Record
@@ -59,21 +59,54 @@ def _sse_payload(raw: bytes) -> bytes | None:
     return stripped
 
 
-def _read_lines(path: str, ctx: Context) -> Iterator[Record]:
+_SCAN: Callable[[str, int], tuple[Any, int]] = getattr(json.JSONDecoder(), "scan_once")  # noqa: B009
+"""The decoder's scanner (the C one when available), as ``json.loads`` uses it on a text."""
+
+_JSON_SPACE = " \t\n\r"
+
+
+def _read_lines(
+    path: str, ctx: Context, start: int = 0, stop: int | None = None, first_line: int = 1
+) -> Iterator[Record]:
+    """The records of the lines in bytes ``start`` to ``stop`` (line boundaries), numbered
+    from ``first_line``."""
     loads = json.loads
+    scan = _SCAN
+    space = _JSON_SPACE
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed in finally; generator lifetime
     except OSError as exc:
         raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
     try:
-        lineno = 0
+        if start:
+            handle.seek(start)
+        bounded = stop is not None
+        left = stop - start if stop is not None else 0
+        lineno = first_line - 1
         for raw in handle:
+            if bounded:
+                if left <= 0:
+                    break
+                left -= len(raw)
             lineno += 1
             first = raw[:1]
-            if first != b"{" and first != b"[":
+            if (first == b"{" or first == b"[") and raw[1:2] != b"\x00":
+                # The common line: what json.loads(raw) does, minus its per-call overhead
+                # (encoding detection, which gives UTF-8 for such a line, and the whitespace
+                # regexes). Anything unusual goes the general way below.
+                try:
+                    text = raw.decode("utf-8", "surrogatepass")
+                    value, end = scan(text, 0)
+                except (StopIteration, ValueError, RecursionError):
+                    pass
+                else:
+                    if end == len(text) or not text[end:].strip(space):
+                        yield (lineno, value)
+                        continue
+            elif first != b"{" and first != b"[":
                 if not raw.strip():
                     continue
-                if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                if lineno == 1 and not start and raw.startswith(b"\xef\xbb\xbf"):
                     raw = raw[3:]
                 body = _sse_payload(raw)
                 if body is None:

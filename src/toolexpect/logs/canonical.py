@@ -12,7 +12,21 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from toolexpect.calls import RecordedSample, ToolCall
-from toolexpect.logs._base import Context, Record, dedupe, new_call
+from toolexpect.logs._base import (
+    Context,
+    Record,
+    _new,
+    _set_arguments,
+    _set_id,
+    _set_kind,
+    _set_line,
+    _set_name,
+    _set_path,
+    _set_raw,
+    _set_valid,
+    dedupe,
+    new_sample,
+)
 
 __all__ = ["NAME", "read", "sniff"]
 
@@ -55,7 +69,8 @@ def _calls(raw_calls: Any, ctx: Context, line: int | None) -> tuple[ToolCall, ..
         if type(raw) is dict:
             name = raw.get("name")
             args = raw.get("arguments")
-            cid = raw.get("id")
+            # Two keys that are name and arguments: no id, kind or valid_json to look at.
+            cid = None if len(raw) == 2 else raw.get("id")
             if (
                 type(name) is str
                 and name
@@ -64,8 +79,18 @@ def _calls(raw_calls: Any, ctx: Context, line: int | None) -> tuple[ToolCall, ..
                 and "kind" not in raw
                 and "valid_json" not in raw
             ):
-                # The fast path: a well-formed call of the canonical form.
-                out.append(new_call(name, args, cid, "function", None, True, path, line))
+                # The fast path: a well-formed call of the canonical form (``new_call``
+                # inlined: this runs once per recorded call).
+                made = _new(ToolCall)
+                _set_name(made, name)
+                _set_arguments(made, args)
+                _set_id(made, cid)
+                _set_kind(made, "function")
+                _set_raw(made, None)
+                _set_valid(made, True)
+                _set_path(made, path)
+                _set_line(made, line)
+                out.append(made)
                 has_id = has_id or cid is not None
                 continue
             call = _slow_call(raw, ctx, line)
@@ -102,7 +127,7 @@ def _sample(value: dict[str, Any], ctx: Context, line: int | None) -> RecordedSa
     if sid is not None and type(sid) is not str:
         sid = str(sid) if isinstance(sid, int | float) and not isinstance(sid, bool) else None
     calls = value["tool_calls"] if "tool_calls" in value else value.get("calls")
-    return RecordedSample(sid, _calls(calls, ctx, line), ctx.path, line)
+    return new_sample(sid, _calls(calls, ctx, line), ctx.path, line)
 
 
 def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:

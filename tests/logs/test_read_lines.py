@@ -1,0 +1,83 @@
+"""Reading JSON Lines: the per-line fast decoding gives what ``json.loads`` gives."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from toolexpect.logs import LogError
+from toolexpect.logs._base import Context
+from toolexpect.logs._source import _read_lines
+
+LINES = [
+    b'{"a": 1}\n',
+    b'{"a": 1}   \t\r\n',
+    b'[1, 2.5, "x", null, true]\n',
+    b'{"s": "\\ud800", "t": "\\u00fc", "u": "\xc3\xbc"}\n',
+    b'{"a": 1} {"b": 2}\n',
+    b'{"a": 1} x\n',
+    b'{"a": \n',
+    b'[1e400, -0.0, 12345678901234567890123]\n',
+    b'{"a": NaN, "b": Infinity}\n',
+    b"{}",
+    b"[]\n",
+    b"  {\"lead\": 1}\n",
+    b"[" * 50 + b"]" * 50 + b"\n",
+]
+
+
+def _reference(raw: bytes) -> tuple[bool, object]:
+    try:
+        return True, json.loads(raw)
+    except ValueError as exc:
+        return False, str(exc)
+
+
+def test_each_line_reads_as_json_loads_reads_it(tmp_path: Path) -> None:
+    """Values of good lines equal json.loads; bad lines are R401 with json's own message."""
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(b"".join(line if line.endswith(b"\n") else line + b"\n" for line in LINES))
+    ctx = Context(str(log))
+    records = dict(_read_lines(str(log), ctx))
+    messages = {d.span.line if d.span else None: d.message for d in ctx.diagnostics}
+    for number, raw in enumerate(LINES, 1):
+        ok, expected = _reference(raw)
+        if ok:
+            assert number in records
+            assert json.dumps(records[number]) == json.dumps(expected)
+        else:
+            assert number not in records
+            assert "is not valid JSON" in messages[number]
+            assert str(expected)[:40] in messages[number]
+
+
+def test_invalid_utf8_in_a_line_is_a_fatal_error(tmp_path: Path) -> None:
+    """A line that is not UTF-8 stops reading with R400 at its line."""
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(b'{"a": 1}\n{"a": "\xff"}\n')
+    with pytest.raises(LogError) as caught:
+        list(_read_lines(str(log), Context(str(log))))
+    assert caught.value.diagnostic.code == "R400"
+    assert caught.value.diagnostic.span is not None
+    assert caught.value.diagnostic.span.line == 2
+
+
+def test_a_utf16_looking_line_is_decoded_as_json_loads_does(tmp_path: Path) -> None:
+    """A NUL second byte sends the line through json.loads' encoding detection."""
+    for raw in ('{"a": 1}'.encode("utf-16-le") + b"\n", '{"a": 12}'.encode("utf-16-le") + b"\x00\n"):
+        log = tmp_path / "log.jsonl"
+        log.write_bytes(raw)
+        ctx = Context(str(log))
+        try:
+            expected = json.loads(raw)
+        except UnicodeDecodeError:
+            with pytest.raises(LogError):
+                list(_read_lines(str(log), ctx))
+            continue
+        except ValueError:
+            assert list(_read_lines(str(log), ctx)) == []
+            assert ctx.diagnostics
+            continue
+        assert list(_read_lines(str(log), ctx)) == [(1, expected)]
