@@ -59,6 +59,7 @@ __all__ = [
     "compile_case",
     "evaluate",
     "expectation_matches",
+    "source_call",
     "tool_call_accuracy",
 ]
 
@@ -370,7 +371,7 @@ def _source_arg(matcher: ArgMatcher) -> str:
     return f"{name} {op.value} {_render(matcher.value)}"
 
 
-def _source_call(expectation: Expectation) -> str:
+def source_call(expectation: Expectation) -> str:
     """An expectation written back roughly as the spec spells it, cut when long."""
     if not expectation.args:
         return expectation.tool
@@ -630,7 +631,7 @@ class _CompiledExpectation:
     def source(self) -> str:
         """The expectation written back roughly as the spec spells it."""
         if self._source is None:
-            self._source = _source_call(self.expectation)
+            self._source = source_call(self.expectation)
         return self._source
 
     @property

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from toolexpect import lint, schema
-from toolexpect.diagnostics import Diagnostic, Severity, make
+from toolexpect.diagnostics import Diagnostic, Severity, Span, make
 from toolexpect.model import Spec, from_document
 from toolexpect.parse import Comment, parse_text
 from toolexpect.sources import read_json, read_yaml
@@ -156,35 +156,27 @@ def load_spec_file(path: str | os.PathLike[str]) -> SpecFile:
     """Read a spec file from disk and run it through the pipeline."""
     shown = str(path)
     kind = kind_of(path)
+
+    def refused(diagnostic: Diagnostic) -> SpecFile:
+        return _placed(SpecFile(shown, kind, diagnostics=[diagnostic]))
+
     try:
         size = os.path.getsize(path)
         if size > MAX_SPEC_BYTES:
-            return _placed(
-                SpecFile(
-                    shown,
-                    kind,
-                    diagnostics=[
-                        make(
-                            "P105",
-                            f"spec file is {size:,} bytes; the limit is {MAX_SPEC_BYTES:,}",
-                            help="split the spec into several files",
-                        )
-                    ],
+            return refused(
+                make(
+                    "P105",
+                    f"spec file is {size:,} bytes; the limit is {MAX_SPEC_BYTES:,}",
+                    help="split the spec into several files",
                 )
             )
         data = Path(path).read_bytes()
     except OSError as error:
-        return _placed(
-            SpecFile(
-                shown,
-                kind,
-                diagnostics=[
-                    make(
-                        "P107",
-                        f"cannot read spec file: {error.strerror or error}",
-                        help="check the path and its permissions",
-                    )
-                ],
+        return refused(
+            make(
+                "P107",
+                f"cannot read spec file: {error.strerror or error}",
+                help="check the path and its permissions",
             )
         )
     try:
@@ -192,20 +184,12 @@ def load_spec_file(path: str | os.PathLike[str]) -> SpecFile:
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
-        from toolexpect.diagnostics import Span
-
-        return _placed(
-            SpecFile(
-                shown,
-                kind,
-                diagnostics=[
-                    make(
-                        "P106",
-                        f"spec file is not UTF-8 text (byte 0x{data[error.start]:02x})",
-                        Span.point(line, column),
-                        help="save the file as UTF-8",
-                    )
-                ],
+        return refused(
+            make(
+                "P106",
+                f"spec file is not UTF-8 text (byte 0x{data[error.start]:02x})",
+                Span.point(line, column),
+                help="save the file as UTF-8",
             )
         )
     return parse_spec_source(text, kind, name=stem_of(path), path=shown)

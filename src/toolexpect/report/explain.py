@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolexpect.calls import ToolCall
-from toolexpect.matching import CaseResult, Failure, NearMiss, RunResult
-from toolexpect.model import ArgMatcher, Case, Expectation, Op, PartialObject, Pattern
+from toolexpect.matching import CaseResult, Failure, NearMiss, RunResult, source_call
+from toolexpect.model import Case, Expectation, PartialObject
 
 __all__ = ["explain_case", "explain_run", "render_call", "render_expectation"]
 
@@ -42,33 +42,9 @@ def _value(value: Any) -> str:
         return repr(value)
 
 
-def _pattern(value: Pattern) -> str:
-    return _value(value)
-
-
-def _arg(matcher: ArgMatcher) -> str:
-    name = matcher.name + ("?" if matcher.optional else "")
-    op = matcher.op
-    if op is Op.ABSENT:
-        return f"not {matcher.name}"
-    if op is Op.EQ or op is Op.PARTIAL:
-        return f"{name}={_pattern(matcher.value)}"
-    if op is Op.ANY:
-        return f"{name}=any"
-    if op is Op.IN:
-        return f"{name} in {_value(list(matcher.values))}"
-    if op is Op.REGEX:
-        return f"{name} ~ {_value(matcher.pattern)}"
-    if op is Op.APPROX:
-        return f"{name}={_pattern(matcher.value)} +- {matcher.tolerance}"
-    return f"{name} {op.value} {_pattern(matcher.value)}"
-
-
 def render_expectation(expectation: Expectation) -> str:
     """An expectation written roughly as a spec spells it: ``get_weather(city="Berlin")``."""
-    if not expectation.args:
-        return expectation.tool
-    return _short(f"{expectation.tool}({', '.join(_arg(a) for a in expectation.args)})")
+    return source_call(expectation)
 
 
 def render_call(call: ToolCall) -> str:
