@@ -696,13 +696,14 @@ def _index(names: tuple[str, ...], arguments: Sequence[Mapping[str, Any]]) -> di
 def _max_matching(adjacency: Sequence[Sequence[int]], capacity: Sequence[int], size: int) -> list[int]:
     """A maximum matching of groups (with capacities) to ``size`` calls; owner per call.
 
-    Greedy first (groups in order, each taking its earliest free calls), then augmenting
-    paths by iterative depth-first search. Calls visited by a failed search stay visited
-    until the matching changes (they cannot lead to a free call meanwhile), which keeps the
-    total work near linear when the greedy start is good.
+    Greedy first (groups in order, each taking its earliest free calls), then Hopcroft-Karp
+    phases: a breadth-first search layers the groups by their distance from a group with
+    room, and depth-first searches along the layers flip vertex-disjoint augmenting paths,
+    each group's edges tried at most once per phase. O(edges · sqrt(groups)) in all.
     """
+    groups = len(adjacency)
     owner = [-1] * size
-    load = [0] * len(adjacency)
+    load = [0] * groups
     for group, calls in enumerate(adjacency):
         room = capacity[group]
         if not room:
@@ -714,48 +715,88 @@ def _max_matching(adjacency: Sequence[Sequence[int]], capacity: Sequence[int], s
                 if not room:
                     break
         load[group] = capacity[group] - room
-    visited = bytearray(size)
-    for group in range(len(adjacency)):
-        while load[group] < capacity[group]:
-            if not _augment(group, adjacency, owner, visited):
-                break
-            load[group] += 1
-            visited = bytearray(size)
+    while True:
+        queue = [g for g in range(groups) if load[g] < capacity[g]]
+        if not queue:
+            break
+        dist = [_UNREACHED] * groups
+        for group in queue:
+            dist[group] = 0
+        found = False
+        head = 0
+        while head < len(queue):
+            group = queue[head]
+            head += 1
+            step = dist[group] + 1
+            for call in adjacency[group]:
+                holder = owner[call]
+                if holder < 0:
+                    found = True
+                elif dist[holder] == _UNREACHED:
+                    dist[holder] = step
+                    queue.append(holder)
+        if not found:
+            break
+        pointer = [0] * groups
+        progress = False
+        for group in range(groups):
+            while load[group] < capacity[group] and dist[group] == 0:
+                if not _augment(group, adjacency, owner, dist, pointer):
+                    break
+                load[group] += 1
+                progress = True
+        if not progress:
+            break
     return owner
 
 
-def _augment(start: int, adjacency: Sequence[Sequence[int]], owner: list[int], visited: bytearray) -> bool:
-    """Find an augmenting path from group ``start`` and flip it; False when there is none."""
-    groups = [start]
-    positions = [0]
-    taken: list[int] = []
-    while groups:
-        group = groups[-1]
+_UNREACHED = -1
+_DEAD = -2
+
+
+def _augment(
+    start: int,
+    adjacency: Sequence[Sequence[int]],
+    owner: list[int],
+    dist: list[int],
+    pointer: list[int],
+) -> bool:
+    """Flip one augmenting path from ``start`` along the layers; False when there is none.
+
+    A group whose edges are exhausted is marked dead for the rest of the phase.
+    """
+    stack = [start]
+    via: list[int] = []
+    while stack:
+        group = stack[-1]
         calls = adjacency[group]
-        position = positions[-1]
+        index = pointer[group]
+        following = dist[group] + 1
         descended = False
-        while position < len(calls):
-            call = calls[position]
-            position += 1
-            if visited[call]:
-                continue
-            visited[call] = 1
+        while index < len(calls):
+            call = calls[index]
             holder = owner[call]
-            taken.append(call)
             if holder < 0:
-                for level, step in enumerate(taken):
-                    owner[step] = groups[level]
+                pointer[group] = index + 1
+                via.append(call)
+                for level, step in enumerate(via):
+                    owner[step] = stack[level]
                 return True
-            positions[-1] = position
-            groups.append(holder)
-            positions.append(0)
-            descended = True
-            break
+            if dist[holder] == following:
+                pointer[group] = index
+                via.append(call)
+                stack.append(holder)
+                descended = True
+                break
+            index += 1
         if not descended:
-            groups.pop()
-            positions.pop()
-            if taken:
-                taken.pop()
+            pointer[group] = index
+            dist[group] = _DEAD
+            stack.pop()
+            if via:
+                via.pop()
+            if stack:
+                pointer[stack[-1]] += 1
     return False
 
 
