@@ -17,6 +17,7 @@ from typing import IO, TypeVar
 from toolexpect import __version__
 from toolexpect.calls import RecordedSample
 from toolexpect.diagnostics import Diagnostic, Severity
+from toolexpect.document import without_spans
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.style import Style, wants_colour
 from toolexpect.specfile import SpecFile, find_spec_files, load_spec_file
@@ -275,21 +276,13 @@ def _cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     return status
 
 
-def _without_spans(node: object) -> object:
-    if isinstance(node, dict):
-        return {k: _without_spans(v) for k, v in node.items() if k not in ("span", "question_span")}
-    if isinstance(node, list):
-        return [_without_spans(v) for v in node]
-    return node
-
-
 def _cmd_compile(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     loaded = load_spec_file(args.path)
     files = {str(args.path): loaded}
     if loaded.document is None or not loaded.ok:
         _print_diagnostics(loaded.diagnostics, files, "full", err)
         return EXIT_USAGE if any(d.code in _UNREADABLE for d in loaded.diagnostics) else EXIT_FINDINGS
-    document = _without_spans(loaded.document) if args.no_spans else loaded.document
+    document = without_spans(loaded.document) if args.no_spans else loaded.document
     print(json.dumps(document, indent=2, ensure_ascii=False), file=out)
     return EXIT_OK
 

@@ -14,6 +14,7 @@ from typing import Any
 import re2
 
 from toolexpect.diagnostics import Diagnostic, Span, make
+from toolexpect.document import without_spans
 
 __all__ = ["check", "regex_error"]
 
@@ -40,16 +41,8 @@ def regex_error(pattern: str) -> str | None:
     return None
 
 
-def _strip_spans(node: Any) -> Any:
-    if isinstance(node, dict):
-        return {k: _strip_spans(v) for k, v in node.items() if k != "span"}
-    if isinstance(node, list):
-        return [_strip_spans(v) for v in node]
-    return node
-
-
 def _key(node: Any) -> str:
-    return json.dumps(_strip_spans(node), sort_keys=True)
+    return json.dumps(without_spans(node), sort_keys=True)
 
 
 def _at(locate: Locate, path: PathKey) -> Span | None:

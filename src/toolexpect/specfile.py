@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from toolexpect import lint, schema
 from toolexpect.diagnostics import Diagnostic, Severity, Span, make
+from toolexpect.document import without_spans
 from toolexpect.model import Spec, from_document
 from toolexpect.parse import Comment, parse_text
 from toolexpect.sources import read_json, read_yaml
@@ -100,7 +101,7 @@ def parse_spec_source(
         return _placed(result)
     if kind == "text":
         # The parser writes the spans itself; what the user wrote is everything else.
-        problems = schema.validate(_without_spans(document), schema.locate_in_document(document))
+        problems = schema.validate(without_spans(document), schema.locate_in_document(document))
     else:
         problems = schema.validate(document, locate)
     if problems:
@@ -117,15 +118,6 @@ def parse_spec_source(
     if result.ok:
         result.spec = from_document(document, path)
     return _placed(result)
-
-
-def _without_spans(node: Any) -> Any:
-    """A copy of a parser-made document without its span objects (paths stay the same)."""
-    if isinstance(node, dict):
-        return {k: _without_spans(v) for k, v in node.items() if k not in ("span", "question_span")}
-    if isinstance(node, list):
-        return [_without_spans(v) for v in node]
-    return node
 
 
 def _attach_spans(document: dict[str, Any], locate: Any) -> None:

@@ -10,6 +10,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from toolexpect.document import without_spans
 from toolexpect.format import format_document, format_value
 from toolexpect.model import from_document
 from toolexpect.parse import parse_text
@@ -29,12 +30,7 @@ def _typed(node: Any) -> Any:
     return (type(node).__name__, node)
 
 
-def _strip(node: Any) -> Any:
-    if isinstance(node, dict):
-        return {k: _strip(v) for k, v in node.items() if k not in ("span", "question_span")}
-    if isinstance(node, list):
-        return [_strip(v) for v in node]
-    return node
+_strip = without_spans
 
 
 def _doc(value: Any) -> Any:

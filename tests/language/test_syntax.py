@@ -8,17 +8,13 @@ from typing import Any
 
 import pytest
 
+from toolexpect.document import without_spans
 from toolexpect.parse import parse_text
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "syntax"
 
 
-def _strip(node: Any) -> Any:
-    if isinstance(node, dict):
-        return {k: _strip(v) for k, v in node.items() if k not in ("span", "question_span")}
-    if isinstance(node, list):
-        return [_strip(v) for v in node]
-    return node
+_strip = without_spans
 
 
 def _typed(node: Any) -> Any:
