@@ -140,7 +140,7 @@ def build(*, strict: bool = False, cache: bool = False) -> Lark:
         parser="lalr",
         lexer="contextual",
         postlex=_Layout(),
-        propagate_positions=True,
+        propagate_positions=False,
         maybe_placeholders=False,
         strict=strict,
         lexer_callbacks={"COMMENT": COMMENTS},

@@ -227,10 +227,18 @@ def _syntax_diagnostic(error: UnexpectedInput, text: str) -> Diagnostic:
 
 
 def _span_of(item: Tree[Any] | Token) -> Span:
-    if isinstance(item, Token):
-        return Span(item.line or 1, item.column or 1, item.end_line or 1, item.end_column or 1)
-    meta = item.meta
-    return Span(meta.line, meta.column, meta.end_line, meta.end_column)
+    """From the first token of ``item`` to the end of its last.
+
+    Every terminal of the grammar is named, so every subtree keeps its tokens; reading the
+    span off them is cheaper than having lark propagate positions to every node.
+    """
+    first: Any = item
+    while isinstance(first, Tree):
+        first = first.children[0]
+    last: Any = item
+    while isinstance(last, Tree):
+        last = last.children[-1]
+    return Span(first.line or 1, first.column or 1, last.end_line or 1, last.end_column or 1)
 
 
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
