@@ -170,6 +170,24 @@ def _state_accepts(error: UnexpectedInput) -> set[str]:
         return set()
 
 
+def _unclosed_before(text: str, token: Token, expected: set[str]) -> Span | None:
+    """Where a list left open at the end of a line should have been closed.
+
+    Inside (), [] and {} new lines are not statement breaks, so a missing ")" shows only at
+    the next line's first token; the caret belongs after the last character written before it.
+    """
+    if not expected & {"RPAR", "RSQB", "RBRACE"} or token.start_pos is None:
+        return None
+    end = token.start_pos
+    while end > 0 and text[end - 1] in " \t\r\n":
+        end -= 1
+    if "\n" not in text[end : token.start_pos] or end == 0:
+        return None
+    line_start = text.rfind("\n", 0, end) + 1
+    line = text.count("\n", 0, end) + 1
+    return Span.point(line, end - line_start + 1)
+
+
 def _syntax_diagnostic(error: UnexpectedInput, text: str) -> Diagnostic:
     if isinstance(error, UnexpectedToken):
         token = error.token
@@ -184,6 +202,15 @@ def _syntax_diagnostic(error: UnexpectedInput, text: str) -> Diagnostic:
             )
         length = max(1, len(str(token.value))) if token.type != "_NL" else 1
         span = Span(token.line or 1, token.column or 1, token.line or 1, (token.column or 1) + length)
+        unclosed = _unclosed_before(text, token, expected)
+        if unclosed is not None:
+            return make(
+                "P100",
+                f"expected {_describe_expected(expected)} at the end of this line; "
+                f"the next line goes on with {_found(token)}",
+                unclosed,
+                help=_help_for(expected, token),
+            )
         return make(
             "P100",
             f"expected {_describe_expected(expected)}, found {_found(token)}",

@@ -1,0 +1,21 @@
+"""A list left open at the end of a line is reported where it should have been closed."""
+
+from toolexpect.parse import parse_text
+
+
+def test_missing_paren_points_at_the_end_of_its_line() -> None:
+    """A call left open: the caret stands after its last character, not at the next line."""
+    text = 'case "c" {\n    expect get_weather(city="Berlin"\n    require order\n}\n'
+    (diagnostic,) = parse_text(text).diagnostics
+    assert diagnostic.code == "P100"
+    assert diagnostic.span is not None
+    assert (diagnostic.span.line, diagnostic.span.column) == (2, 37)
+    assert 'at the end of this line; the next line goes on with "require"' in diagnostic.message
+    assert diagnostic.help == 'close the argument list with ")"'
+
+
+def test_error_inside_the_same_line_keeps_its_place() -> None:
+    """Two arguments without a comma on one line: the caret stays on the second argument."""
+    (diagnostic,) = parse_text("expect a(b=1,\n  c=2 d=3)\n").diagnostics
+    assert diagnostic.span is not None
+    assert (diagnostic.span.line, diagnostic.span.column) == (2, 7)
