@@ -950,6 +950,22 @@ _DirectTool = tuple[tuple[str, ...], dict[Hashable, Any], tuple[int, ...], Any]
 residual test), argument-less members, and the lone unkeyed group (or ``None``)."""
 
 
+def _lookup(table: Mapping[Any, Any], arguments: Mapping[str, Any], names: tuple[str, ...]) -> Any:
+    """The entry of a key table for a call's values of ``names`` (``None`` when none).
+
+    Two names with string or integer values, the common shape, are looked up directly: such
+    values are their own keys.
+    """
+    if len(names) == 2:
+        first = arguments.get(names[0], _MISSING)
+        second = arguments.get(names[1], _MISSING)
+        kind = type(first)
+        other = type(second)
+        if (kind is str or kind is int) and (other is str or other is int):
+            return table.get((first, second))
+    return table.get(_call_key(arguments, names))
+
+
 def _call_key(arguments: Mapping[str, Any], names: tuple[str, ...]) -> Any:
     """The key of a call's values of ``names`` (as the table stores it), or ``_MISSING``.
 
@@ -1185,19 +1201,7 @@ class CompiledCase:
             names, table, universal, lone = plan
             if table or lone is not None:
                 arguments = call.arguments if call.valid_json else _EMPTY
-                if lone is not None:
-                    hit = lone
-                elif len(names) == 2:
-                    first = arguments.get(names[0], _MISSING)
-                    second = arguments.get(names[1], _MISSING)
-                    kind = type(first)
-                    other = type(second)
-                    if (kind is str or kind is int) and (other is str or other is int):
-                        hit = table.get((first, second))
-                    else:
-                        hit = table.get(_call_key(arguments, names))
-                else:
-                    hit = table.get(_call_key(arguments, names))
+                hit = lone if lone is not None else _lookup(table, arguments, names)
                 if hit is not None:
                     number, members, rest = hit
                     taken = load[number]
@@ -1247,18 +1251,7 @@ class CompiledCase:
                 continue
             arguments = call.arguments if call.valid_json else _EMPTY
             for names, table in entry.keyed:
-                if len(names) == 2:
-                    # The common shape, inlined: two names with string or integer values.
-                    first = arguments.get(names[0], _MISSING)
-                    second = arguments.get(names[1], _MISSING)
-                    kind = type(first)
-                    other = type(second)
-                    if (kind is str or kind is int) and (other is str or other is int):
-                        hits = table.get((first, second))
-                    else:
-                        hits = table.get(_call_key(arguments, names))
-                else:
-                    hits = table.get(_call_key(arguments, names))
+                hits = _lookup(table, arguments, names)
                 if hits is not None:
                     for number, rest in hits:
                         if rest is None or rest(arguments):
