@@ -279,3 +279,147 @@ def test_forced_python_format_reports_a_missing_module() -> None:
     """With ``fmt="python"`` a name that is no module is T505 naming it."""
     with pytest.raises(CatalogueError, match="no Python module 'nosuchpkg_xyz'"):
         load_catalogue("nosuchpkg_xyz", "python")
+
+
+CLASSES_MODULE = '''
+import dataclasses
+from enum import Enum, IntEnum, StrEnum, Flag, auto
+from typing import Literal, NotRequired, Required, TypedDict, TypeAlias
+from pydantic import BaseModel, Field
+
+
+class Unit(str, Enum):
+    CELSIUS = "celsius"
+    FAHRENHEIT = "fahrenheit"
+
+
+class Level(IntEnum):
+    LOW = 1
+    HIGH = auto()
+
+
+class Colour(StrEnum):
+    RED = auto()
+
+
+class Perm(Flag):
+    READ = auto()
+    WRITE = auto()
+    EXEC = auto()
+
+
+class Address(TypedDict, total=False):
+    street: str
+    city: Required[str]
+
+
+class Contact(TypedDict):
+    name: str
+    address: Address
+    phone: NotRequired[str]
+
+
+@dataclasses.dataclass(frozen=True)
+class Window:
+    start: str
+    days: int = 7
+    tags: list[str] = dataclasses.field(default_factory=list)
+
+
+class Node(BaseModel):
+    label: str = Field(..., description="shown")
+    weight: float = Field(1.0)
+    children: list["Node"] = []
+
+
+Mode = Literal["fast", "slow"]
+Size: TypeAlias = int | float
+
+
+def forecast(unit: Unit, level: Level, colour: Colour, perm: Perm, mode: Mode, size: Size) -> None:
+    """Module-level enums and aliases."""
+
+
+def save(contact: Contact, window: Window, tree: Node | None = None) -> None:
+    """Module-level records."""
+'''
+
+
+def test_python_enums_and_aliases_of_the_module_are_followed() -> None:
+    """``Enum`` classes become their values (``auto()`` as the standard library numbers it)."""
+    tool = parse_python_catalogue(CLASSES_MODULE).get("forecast")
+    assert tool is not None
+    props = tool.parameters["properties"]
+    assert props["unit"] == {"enum": ["celsius", "fahrenheit"]}
+    assert props["level"] == {"enum": [1, 2]}
+    assert props["colour"] == {"enum": ["red"]}
+    assert props["perm"] == {"enum": [1, 2, 4]}
+    assert props["mode"] == {"enum": ["fast", "slow"]}
+    assert props["size"] == {"type": ["integer", "number"]}
+
+
+def test_python_typeddict_dataclass_and_model_fields_become_objects() -> None:
+    """Records of the module become objects with their fields; required as the class says."""
+    tool = parse_python_catalogue(CLASSES_MODULE).get("save")
+    assert tool is not None
+    props = tool.parameters["properties"]
+    assert props["contact"] == {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "address": {
+                "type": "object",
+                "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
+                "required": ["city"],
+            },
+            "phone": {"type": "string"},
+        },
+        "required": ["name", "address"],
+    }
+    assert props["window"] == {
+        "type": "object",
+        "properties": {
+            "start": {"type": "string"},
+            "days": {"type": "integer", "default": 7},
+            "tags": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": ["start"],
+    }
+    tree = props["tree"]
+    node = tree["anyOf"][0]
+    assert tree["anyOf"][1] == {"type": "null"}
+    assert node["required"] == ["label"]
+    assert node["properties"]["weight"] == {"type": "number", "default": 1.0}
+    # The class refers to itself: where it recurs, any value is allowed.
+    assert node["properties"]["children"] == {"type": "array", "items": {}, "default": []}
+
+
+def test_python_records_inherit_fields_and_unknown_classes_stay_open() -> None:
+    """A subclass has its bases' fields; a class that is no record or enum is any value."""
+    catalogue = parse_python_catalogue(
+        "from typing import TypedDict\n"
+        "class Base(TypedDict):\n    a: int\n"
+        "class Child(Base, total=False):\n    b: str\n"
+        "class Plain:\n    x: int\n"
+        "def f(c: Child, p: Plain, q: Missing) -> None: ...\n"
+    )
+    tool = catalogue.get("f")
+    assert tool is not None
+    props = tool.parameters["properties"]
+    assert props["c"] == {
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "string"}},
+        "required": ["a"],
+    }
+    assert props["p"] == {}
+    assert props["q"] == {}
+
+
+def test_python_enum_with_computed_values_is_open() -> None:
+    """An enum member whose value is not a literal leaves the parameter open, not wrong."""
+    catalogue = parse_python_catalogue(
+        "from enum import Enum\nclass E(Enum):\n    A = compute()\ndef f(e: E) -> None: ...\n"
+    )
+    tool = catalogue.get("f")
+    assert tool is not None
+    assert tool.parameters["properties"]["e"] == {}
