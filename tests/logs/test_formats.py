@@ -547,6 +547,53 @@ def test_otel_traces() -> None:
     assert codes == ["R403"]
 
 
+def test_otel_span_events_and_flattened_attributes() -> None:
+    """``gen_ai.choice`` span events, operation-details events and OpenLLMetry's flat keys."""
+    fmt, samples, codes = read("otel/span_events.json")
+    assert fmt == "otel"
+    assert summary(samples) == [
+        (
+            "aaaa0000000000000000000000000001",
+            [
+                call("lookup_order", {"order_id": "A-17"}, "call_ev1", raw='{"order_id": "A-17"}'),
+                # The tool span repeats call_ev2: counted once.
+                call("refund", {"order_id": "A-17", "amount": 20}, "call_ev2"),
+            ],
+        ),
+        (
+            "bbbb0000000000000000000000000002",
+            [
+                call(
+                    "get_weather", {"city": "Oslo", "days": 2}, "call_fl1", raw='{"city": "Oslo", "days": 2}'
+                ),
+                call("get_time", {"tz": "UTC"}, raw='{"tz": "UTC"}'),
+                call("get_news"),  # index 10 sorts after 1: numbers, not text
+            ],
+        ),
+        # An operation-details event wins over a gen_ai.choice event of the same span.
+        ("cccc0000000000000000000000000003", [call("search", {"q": "otel"}, "call_od1")]),
+    ]
+    assert codes == []
+
+
+def test_otel_log_events_by_time_and_only_without_span_calls() -> None:
+    """``resourceLogs`` events by time; a trace whose spans hold calls ignores them."""
+    fmt, samples, codes = read("otel/log_events.jsonl")
+    assert fmt == "otel"
+    assert summary(samples) == [
+        (
+            "dddd0000000000000000000000000004",
+            [
+                call("lookup_user", {"id": 7}, "call_lg1", raw='{"id": 7}'),
+                call("send_email", {"to": "ops@example.com"}, "call_lg2", raw='{"to": "ops@example.com"}'),
+            ],
+        ),
+        ("eeee0000000000000000000000000005", [call("ping")]),
+        ("ffff", []),
+    ]
+    assert codes == ["R404"]
+
+
 def test_mcp_session() -> None:
     """tools/call requests in order, the re-sent request once, a truncated line R401."""
     fmt, samples, codes = read("mcp/session.jsonl")

@@ -1,9 +1,20 @@
-"""OpenTelemetry GenAI spans in OTLP JSON (``resourceSpans[].scopeSpans[].spans[]``).
+"""OpenTelemetry GenAI telemetry in OTLP JSON: spans (``resourceSpans``) and log events.
 
 One sample per ``traceId`` (the trace id is the sample id), calls ordered by span start
-time. Calls come from ``gen_ai.output.messages`` (``tool_call`` parts of model spans) and
+time. A model span's calls are read from the first of these that it has:
+
+1. ``gen_ai.output.messages`` (``tool_call`` parts), the current conventions;
+2. ``gen_ai.client.inference.operation.details`` span events carrying that attribute;
+3. ``gen_ai.choice`` span events (conventions up to 1.36: ``message.tool_calls``, in the
+   event's attributes or as JSON in ``gen_ai.event.content``);
+4. flattened ``gen_ai.completion.<i>.tool_calls.<j>.name|arguments|id`` attributes, as
+   OpenLLMetry records them.
+
+``gen_ai.choice`` events sent as OTLP **log records** (``resourceLogs``, the event name in
+``eventName`` or the ``event.name`` attribute, the content in the body) are read too, ordered
+by time; a trace takes them only when its spans recorded no model calls. Calls also come
 from ``execute_tool`` spans (``gen_ai.tool.name``, ``gen_ai.tool.call.arguments``,
-``gen_ai.tool.call.id``). A call seen in both counts once, by call id; ``execute_tool``
+``gen_ai.tool.call.id``). A call seen twice counts once, by call id; ``execute_tool``
 spans without a call id are used only when the trace has no model-span calls.
 Typed attribute values are decoded (``intValue`` given as a decimal string becomes an int).
 Files hold one OTLP request, or one per line (the collector's file exporter); a plain
@@ -13,6 +24,7 @@ span list (``{"name", "context", "attributes": {...}}`` as the Python SDK prints
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -25,11 +37,13 @@ NAME = "otel"
 
 
 def sniff(value: Any) -> bool:
-    """An OTLP traces request (``resourceSpans``) or a list of SDK span dumps."""
+    """An OTLP traces or logs request (``resourceSpans``, ``resourceLogs``) or SDK span dumps."""
     if isinstance(value, dict):
-        return isinstance(
-            value.get("resourceSpans", value.get("resource_spans")), list
-        ) or _is_sdk_span(value)
+        return (
+            isinstance(value.get("resourceSpans", value.get("resource_spans")), list)
+            or isinstance(value.get("resourceLogs", value.get("resource_logs")), list)
+            or _is_sdk_span(value)
+        )
     return isinstance(value, list) and bool(value) and all(_is_sdk_span(s) for s in value[:3])
 
 
@@ -94,14 +108,28 @@ def _start(span: dict[str, Any]) -> int:
         return 0
 
 
+Event = tuple[str, dict[str, Any]]
+"""A span event or log event: its name and its decoded attributes (a log's body as ``body``)."""
+
+
 class _Trace:
     def __init__(self, line: int | None) -> None:
         self.line = line
-        self.spans: list[tuple[int, int, int | None, dict[str, Any]]] = []
+        self.spans: list[tuple[int, int, int | None, dict[str, Any], list[Event]]] = []
+        self.logs: list[tuple[int, int, int | None, Event]] = []
 
 
-def _spans(value: Any) -> Iterator[tuple[Any, int, dict[str, Any]]]:
-    """(trace id, start time, attributes) of each span of one record."""
+def _events(items: Any) -> list[Event]:
+    """Name and attributes of each span event (OTLP ``events[]`` or an SDK dump's)."""
+    events: list[Event] = []
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict) and isinstance(item.get("name"), str):
+            events.append((item["name"], _attributes(item.get("attributes"))))
+    return events
+
+
+def _spans(value: Any) -> Iterator[tuple[Any, int, dict[str, Any], list[Event]]]:
+    """(trace id, start time, attributes, events) of each span of one record."""
     if isinstance(value, list):
         for span in value:
             if _is_sdk_span(span):
@@ -110,6 +138,7 @@ def _spans(value: Any) -> Iterator[tuple[Any, int, dict[str, Any]]]:
                     span["context"].get("trace_id"),
                     0,
                     span["attributes"] | {"__start": start if isinstance(start, str) else ""},
+                    _events(span.get("events")),
                 )
         return
     if _is_sdk_span(value):
@@ -129,17 +158,51 @@ def _spans(value: Any) -> Iterator[tuple[Any, int, dict[str, Any]]]:
             for span in spans if isinstance(spans, list) else []:
                 if isinstance(span, dict):
                     trace = span.get("traceId", span.get("trace_id"))
-                    yield trace, _start(span), _attributes(span.get("attributes"))
+                    attributes = _attributes(span.get("attributes"))
+                    yield trace, _start(span), attributes, _events(span.get("events"))
+
+
+def _log_events(value: Any) -> Iterator[tuple[Any, int, Event]]:
+    """(trace id, time, event) of each named log record of an OTLP logs request."""
+    resources = (
+        value.get("resourceLogs", value.get("resource_logs")) if isinstance(value, dict) else None
+    )
+    for resource in resources if isinstance(resources, list) else []:
+        scopes = (
+            resource.get("scopeLogs", resource.get("scope_logs"))
+            if isinstance(resource, dict)
+            else None
+        )
+        for scope in scopes if isinstance(scopes, list) else []:
+            records = (
+                scope.get("logRecords", scope.get("log_records")) if isinstance(scope, dict) else None
+            )
+            for record in records if isinstance(records, list) else []:
+                if not isinstance(record, dict):
+                    continue
+                attributes = _attributes(record.get("attributes"))
+                name = record.get("eventName", record.get("event_name")) or attributes.get("event.name")
+                if not isinstance(name, str):
+                    continue
+                attributes["body"] = attribute_value(record.get("body"))
+                when = record.get("timeUnixNano", record.get("observedTimeUnixNano"))
+                trace = record.get("traceId", record.get("trace_id"))
+                yield trace, _start({"startTimeUnixNano": when}), (name, attributes)
+
+
+def _json_value(raw: Any, what: str, ctx: Context, line: int | None) -> Any:
+    """``raw`` decoded when it is JSON text (R404 and ``None`` when it is not), else as it is."""
+    if not isinstance(raw, str):
+        return raw
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        ctx.report("R404", f"{what} is not valid JSON; ignored", line)
+        return None
 
 
 def _model_calls(attrs: dict[str, Any], ctx: Context, line: int | None) -> list[ToolCall | None]:
-    raw = attrs.get("gen_ai.output.messages")
-    if isinstance(raw, str):
-        try:
-            raw = json.loads(raw)
-        except (ValueError, RecursionError):
-            ctx.report("R404", "gen_ai.output.messages is not valid JSON; ignored", line)
-            return []
+    raw = _json_value(attrs.get("gen_ai.output.messages"), "gen_ai.output.messages", ctx, line)
     calls: list[ToolCall | None] = []
     for message in raw if isinstance(raw, list) else []:
         parts = message.get("parts") if isinstance(message, dict) else None
@@ -151,24 +214,93 @@ def _model_calls(attrs: dict[str, Any], ctx: Context, line: int | None) -> list[
     return calls
 
 
+def _choice_calls(event: dict[str, Any], ctx: Context, line: int | None) -> list[ToolCall | None]:
+    """Calls of one ``gen_ai.choice`` event: ``message.tool_calls`` of its content."""
+    content: Any = event
+    if "gen_ai.event.content" in event:
+        content = _json_value(event["gen_ai.event.content"], "gen_ai.event.content", ctx, line)
+    elif isinstance(event.get("body"), dict | str):
+        content = _json_value(event["body"], "the gen_ai.choice body", ctx, line)
+    message = content.get("message") if isinstance(content, dict) else None
+    message = _json_value(message, "the gen_ai.choice message", ctx, line)
+    tool_calls = message.get("tool_calls") if isinstance(message, dict) else None
+    calls: list[ToolCall | None] = []
+    for item in tool_calls if isinstance(tool_calls, list) else []:
+        if not isinstance(item, dict):
+            continue
+        function = item.get("function")
+        function = function if isinstance(function, dict) else item
+        calls.append(ctx.call(function.get("name"), function.get("arguments"), item.get("id"), line))
+    return calls
+
+
+def _event_calls(events: list[Event], ctx: Context, line: int | None) -> list[ToolCall | None]:
+    """Calls of a span's events: operation-details events first, else ``gen_ai.choice`` ones."""
+    calls: list[ToolCall | None] = []
+    for name, attrs in events:
+        if name == "gen_ai.client.inference.operation.details":
+            calls.extend(_model_calls(attrs, ctx, line))
+    if calls:
+        return calls
+    for name, attrs in events:
+        if name == "gen_ai.choice":
+            calls.extend(_choice_calls(attrs, ctx, line))
+    return calls
+
+
+_FLAT = re.compile(r"gen_ai\.completion\.(\d+)\.tool_calls\.(\d+)\.(name|arguments|id)")
+
+
+def _flat_calls(attrs: dict[str, Any], ctx: Context, line: int | None) -> list[ToolCall | None]:
+    """Calls of flattened ``gen_ai.completion.<i>.tool_calls.<j>.*`` attributes, in index order."""
+    found: dict[tuple[int, int], dict[str, Any]] = {}
+    for key, value in attrs.items():
+        if key.startswith("gen_ai.completion."):
+            match = _FLAT.fullmatch(key)
+            if match:
+                index = (int(match[1]), int(match[2]))
+                found.setdefault(index, {})[match[3]] = value
+    return [
+        ctx.call(parts.get("name"), parts.get("arguments"), parts.get("id"), line)
+        for _, parts in sorted(found.items())
+    ]
+
+
+def _span_calls(
+    attrs: dict[str, Any], events: list[Event], ctx: Context, line: int | None
+) -> list[ToolCall | None]:
+    """A model span's calls, from the first of its records of them that has any."""
+    return (
+        _model_calls(attrs, ctx, line)
+        or _event_calls(events, ctx, line)
+        or _flat_calls(attrs, ctx, line)
+    )
+
+
 def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
     """One sample per trace id, in order of first appearance."""
     traces: dict[str, _Trace] = {}
     seq = 0
     for line, value in records:
         found = False
-        for trace_id, start, attrs in _spans(value):
+        for trace_id, start, attrs, events in _spans(value):
             found = True
             key = str(trace_id) if trace_id is not None else ""
             trace = traces.setdefault(key, _Trace(line))
             seq += 1
-            trace.spans.append((start, seq, line, attrs))
+            trace.spans.append((start, seq, line, attrs, events))
+        for trace_id, when, event in _log_events(value):
+            found = True
+            key = str(trace_id) if trace_id is not None else ""
+            trace = traces.setdefault(key, _Trace(line))
+            seq += 1
+            trace.logs.append((when, seq, line, event))
         if not found:
-            ctx.report("R404", "a record without OpenTelemetry spans was skipped", line)
+            ctx.report("R404", "a record without OpenTelemetry spans or GenAI events was skipped", line)
     for trace_id, trace in traces.items():
         trace.spans.sort(key=lambda s: (s[0], str(s[3].get("__start", "")), s[1]))
         per_span: list[tuple[list[ToolCall | None], ToolCall | None]] = []
-        for _start_ns, _seq, line, attrs in trace.spans:
+        for _start_ns, _seq, line, attrs, events in trace.spans:
             tool: ToolCall | None = None
             if attrs.get("gen_ai.operation.name") == "execute_tool":
                 tool = ctx.call(
@@ -177,8 +309,17 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
                     attrs.get("gen_ai.tool.call.id"),
                     line,
                 )
-            per_span.append((_model_calls(attrs, ctx, line), tool))
+            per_span.append((_span_calls(attrs, events, ctx, line), tool))
         has_model = any(c is not None for model, _ in per_span for c in model)
+        if not has_model and trace.logs:
+            trace.logs.sort(key=lambda entry: (entry[0], entry[1]))
+            logged = [
+                call
+                for _when, _seq, line, event in trace.logs
+                for call in _event_calls([event], ctx, line)
+            ]
+            has_model = any(c is not None for c in logged)
+            per_span.insert(0, (logged, None))
         calls: list[ToolCall | None] = []
         for model, tool in per_span:
             calls.extend(model)
