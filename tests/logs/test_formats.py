@@ -285,6 +285,32 @@ def test_openai_responses_stream_events() -> None:
     ]
 
 
+def test_openai_responses_stream_cut_off_is_assembled_from_its_events() -> None:
+    """A stream without ``response.completed``: items joined from deltas, in output order."""
+    fmt, samples, codes = read("openai-responses/stream_cut.jsonl")
+    assert fmt == "openai-responses"
+    assert summary(samples) == [
+        (
+            "resp_cut1",
+            [
+                # Cut off mid-arguments: kept, as invalid JSON (R403), not dropped.
+                call("search_flights", {}, "call_c1", raw='{"from": "BER", "to": "LIS"', valid=False),
+                call("get_weather", {"city": "Oslo"}, "call_c2", raw='{"city":"Oslo"}'),
+            ],
+        ),
+        (
+            "resp_cut2",
+            [
+                call("run_sql", {"input": "SELECT 1 FROM t"}, "call_c3", kind="custom_tool_call"),
+                # The arguments' done event gives the full text; a delta without an
+                # output_index is placed by its item id.
+                call("notify", {"to": "ops"}, "call_c4", raw='{"to": "ops"}'),
+            ],
+        ),
+    ]
+    assert codes == ["R403"]
+
+
 def test_openai_batch_output() -> None:
     """custom_id is the sample id; an errored request is R404 and a sample without calls."""
     fmt, samples, codes = read("openai-batch/output.jsonl")

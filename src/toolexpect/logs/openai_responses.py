@@ -5,7 +5,11 @@
 provider-executed items (``mcp_call``, ``web_search_call``, ``file_search_call``,
 ``code_interpreter_call``, ``image_generation_call``, ``computer_call``,
 ``local_shell_call``) are kept with their item type as ``kind``. Streamed event lines are
-read from ``response.completed`` (or, if the stream stops early, ``output_item.done``).
+read from ``response.completed`` (also ``.incomplete`` and ``.failed``). A stream that stops
+before it is assembled from its events instead: ``output_item.done`` items as they are, items
+only ``added`` with their ``*_arguments.delta`` / ``custom_tool_call_input.delta`` pieces
+joined (or the ``*.done`` text), in ``output_index`` order. Arguments cut off mid-way are not
+JSON, so such a call is kept as invalid (R403), never dropped.
 """
 
 from __future__ import annotations
@@ -85,11 +89,77 @@ def response_sample(
     return ctx.sample(sid if sid is not None else value.get("id"), calls, line)
 
 
+class _Stream:
+    """The items of one streamed response, put together from its events."""
+
+    def __init__(self, sid: Any, line: int | None) -> None:
+        self.id = sid
+        self.line = line
+        self.items: dict[Any, dict[str, Any]] = {}
+        self.index_of: dict[Any, Any] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def _slot(self, value: dict[str, Any]) -> dict[str, Any] | None:
+        index = value.get("output_index")
+        if index is None:
+            index = self.index_of.get(value.get("item_id"))
+        return self.items.get(index) if index is not None else None
+
+    def add(self, value: dict[str, Any], done: bool) -> None:
+        """An ``output_item.added`` (or ``.done``) event: the item, possibly still growing."""
+        item = value.get("item")
+        if not isinstance(item, dict):
+            return
+        index = value.get("output_index")
+        if index is None or isinstance(index, bool) or not isinstance(index, int | str):
+            index = f"#{len(self.items)}"
+        self.items[index] = dict(item)
+        if item.get("id") is not None:
+            self.index_of[item["id"]] = index
+        if done:
+            self.items[index]["__done"] = True
+
+    def grow(self, value: dict[str, Any], field: str) -> None:
+        """A ``*.delta`` event: append its text to the item's ``field``."""
+        slot = self._slot(value)
+        delta = value.get("delta")
+        if slot is not None and not slot.get("__done") and isinstance(delta, str):
+            before = slot.get(field)
+            slot[field] = (before if isinstance(before, str) else "") + delta
+
+    def settle(self, value: dict[str, Any], field: str, key: str) -> None:
+        """A ``*.done`` event: the item's ``field`` is the event's full ``key`` text."""
+        slot = self._slot(value)
+        if slot is not None and not slot.get("__done") and isinstance(value.get(key), str):
+            slot[field] = value[key]
+
+    def sample(self, ctx: Context) -> RecordedSample:
+        """The calls of the items seen so far, in output order."""
+
+        def order(index: Any) -> tuple[int, str]:
+            return (index, "") if isinstance(index, int) else (1 << 62, str(index))
+
+        items = [self.items[index] for index in sorted(self.items, key=order)]
+        return ctx.sample(self.id, [item_call(item, ctx, self.line) for item in items], self.line)
+
+
+_GROWING = {
+    "response.function_call_arguments.delta": "arguments",
+    "response.mcp_call_arguments.delta": "arguments",
+    "response.custom_tool_call_input.delta": "input",
+}
+_SETTLED = {
+    "response.function_call_arguments.done": ("arguments", "arguments"),
+    "response.mcp_call_arguments.done": ("arguments", "arguments"),
+    "response.custom_tool_call_input.done": ("input", "input"),
+}
+
+
 def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
     """Samples from response objects and from streamed event lines."""
-    pending: list[Any] = []
-    pending_id: Any = None
-    pending_line: int | None = None
+    stream: _Stream | None = None
     for line, value in records:
         if _is_response(value):
             yield response_sample(value, ctx, line)
@@ -98,23 +168,27 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             yield ctx.sample(None, [item_call(i, ctx, line) for i in value], line)
             continue
         kind = value.get("type") if isinstance(value, dict) else None
+        if not (isinstance(kind, str) and kind.startswith("response.")):
+            ctx.report("R404", "a record that is not a Responses API object was skipped", line)
+            continue
+        assert isinstance(value, dict)
         if kind in ("response.completed", "response.incomplete", "response.failed") and isinstance(
             value.get("response"), dict
         ):
-            yield response_sample(value["response"], ctx, pending_line or line)
-            pending, pending_id, pending_line = [], None, None
+            yield response_sample(value["response"], ctx, stream.line if stream else line)
+            stream = None
         elif kind == "response.created" and isinstance(value.get("response"), dict):
-            if pending:
-                yield ctx.sample(
-                    pending_id, [item_call(i, ctx, pending_line) for i in pending], pending_line
-                )
-            pending, pending_id, pending_line = [], value["response"].get("id"), line
-        elif kind == "response.output_item.done":
-            pending.append(value.get("item"))
-            pending_line = pending_line or line
-        elif not (isinstance(kind, str) and kind.startswith("response.")):
-            ctx.report("R404", "a record that is not a Responses API object was skipped", line)
-    if pending:
-        yield ctx.sample(
-            pending_id, [item_call(i, ctx, pending_line) for i in pending], pending_line
-        )
+            if stream:
+                yield stream.sample(ctx)
+            stream = _Stream(value["response"].get("id"), line)
+        else:
+            if stream is None:
+                stream = _Stream(None, line)
+            if kind in ("response.output_item.added", "response.output_item.done"):
+                stream.add(value, done=kind.endswith(".done"))
+            elif kind in _GROWING:
+                stream.grow(value, _GROWING[kind])
+            elif kind in _SETTLED:
+                stream.settle(value, *_SETTLED[kind])
+    if stream:
+        yield stream.sample(ctx)
