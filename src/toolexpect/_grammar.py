@@ -6,12 +6,12 @@ install or a source checkout reads the repository's top-level ``grammar/`` folde
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import lark
 from lark import Lark, Token
@@ -22,9 +22,9 @@ __all__ = [
     "CommentSink",
     "DepthError",
     "build",
+    "cache_path",
     "grammar_path",
     "grammar_text",
-    "parser",
 ]
 
 MAX_DEPTH = 64
@@ -60,6 +60,11 @@ class DepthError(Exception):
         self.token = token
 
 
+_OPENERS = {"LPAR": 1, "LSQB": 2, "LBRACE": 2}
+_CLOSERS = frozenset({"RPAR", "RSQB", "RBRACE"})
+_BLOCK, _CALL, _VALUE = 0, 1, 2
+
+
 class _Layout:
     """Post-lexer: drops newlines inside (), [] and value braces and after ``then``.
 
@@ -70,26 +75,30 @@ class _Layout:
     always_accept = ("_NL",)
 
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
-        stack: list[str] = []
+        # What each open bracket is: a case block, a call's arguments or a value.
+        stack: list[int] = []
         depth = 0
-        previous: list[str] = ["", ""]
+        before = last = ""
+        openers = _OPENERS
+        closers = _CLOSERS
         for token in stream:
             kind = token.type
-            if kind == "_NL" and ((stack and stack[-1] != "block") or previous[1] == "THEN"):
-                continue
-            if kind in ("LPAR", "LSQB", "LBRACE"):
-                if kind == "LBRACE" and previous == ["CASE", "STRING"]:
-                    stack.append("block")
-                elif kind == "LPAR":
-                    stack.append("call")
-                else:
-                    stack.append("value")
+            if kind == "_NL":
+                if (stack and stack[-1] != _BLOCK) or last == "THEN":
+                    continue
+            elif kind in openers:
+                what = openers[kind]
+                if kind == "LBRACE" and last == "STRING" and before == "CASE":
+                    what = _BLOCK
+                stack.append(what)
+                if what == _VALUE:
                     depth += 1
                     if depth > MAX_DEPTH:
                         raise DepthError(token)
-            elif kind in ("RPAR", "RSQB", "RBRACE") and stack and stack.pop() == "value":
+            elif kind in closers and stack and stack.pop() == _VALUE:
                 depth -= 1
-            previous = [previous[1], kind]
+            before = last
+            last = kind
             yield token
 
 
@@ -126,12 +135,22 @@ def cache_path(text: str) -> str | None:
         return None
     if not os.access(folder, os.W_OK):
         return None
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    digest = hashlib.sha256((_BUILD_OPTIONS + text).encode("utf-8")).hexdigest()[:16]
     return os.path.join(folder, f"grammar-{digest}-lark{lark.__version__}.cache")
 
 
-def build(*, strict: bool = False, cache: bool = False) -> Lark:
-    """Build the LALR parser; ``strict`` also fails on conflicts and terminal collisions."""
+_BUILD_OPTIONS = "lalr contextual layout-postlex no-positions no-placeholders embedded-transformer;"
+"""How :func:`build` makes the parser, in words: part of the cache key, change it with them."""
+
+
+def build(
+    *, strict: bool = False, cache: bool = False, transformer: lark.Transformer[Token, Any] | None = None
+) -> Lark:
+    """Build the LALR parser; ``strict`` also fails on conflicts and terminal collisions.
+
+    With a ``transformer`` lark calls its methods as it reduces and returns what the start
+    rule's method returns, instead of a tree.
+    """
     text = grammar_text()
     path = cache_path(text) if cache and not strict else None
     return Lark(
@@ -144,10 +163,5 @@ def build(*, strict: bool = False, cache: bool = False) -> Lark:
         maybe_placeholders=False,
         strict=strict,
         lexer_callbacks={"COMMENT": COMMENTS},
+        transformer=transformer,
     )
-
-
-@functools.cache
-def parser() -> Lark:
-    """The LALR parser of the language, built once on first use."""
-    return build(cache=True)
