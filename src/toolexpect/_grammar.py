@@ -9,18 +9,20 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterator
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import lark
 from lark import Lark, Token
+from lark.parsers.lalr_analysis import Shift
 
 __all__ = [
     "COMMENTS",
     "MAX_DEPTH",
     "CommentSink",
     "DepthError",
+    "OneLoop",
+    "Unsure",
     "build",
     "cache_path",
     "grammar_path",
@@ -35,9 +37,9 @@ _GRAMMAR = "toolexpect.lark"
 
 def grammar_path() -> Path:
     """Where the grammar is read from: the packaged copy first, the repository's second."""
-    packaged = resources.files("toolexpect").joinpath("grammar", _GRAMMAR)
+    packaged = Path(__file__).resolve().parent / "grammar" / _GRAMMAR
     if packaged.is_file():
-        return Path(str(packaged))
+        return packaged
     repository = Path(__file__).resolve().parents[2] / "grammar" / _GRAMMAR
     if repository.is_file():
         return repository
@@ -165,3 +167,133 @@ def build(
         lexer_callbacks={"COMMENT": COMMENTS},
         transformer=transformer,
     )
+
+
+class Unsure(Exception):
+    """:class:`OneLoop` met input it leaves to lark itself: an error, or nesting too deep."""
+
+
+class OneLoop:
+    """Runs a built parser's own tables in one loop: lexer, layout and LALR parser together.
+
+    Nothing of the language is written here. The scanners are lark's contextual lexer's, one
+    per parser state, with their keyword and comment callbacks; the actions are lark's LALR
+    table; the values are what lark's rule callbacks (the embedded transformer) return. What
+    lark spreads over a lexer generator, the post-lexer generator and ``feed_token`` runs here
+    in one function, which in CPython is most of the cost of parsing. It takes only input that
+    parses: at the first token it cannot take it raises :class:`Unsure`, and the caller parses
+    the text again with lark, which reports the error exactly as it always does.
+    """
+
+    def __init__(self, parser: Lark) -> None:
+        frontend = parser.parser
+        self._lexers: dict[Any, Any] = frontend.lexer.lexer.lexers
+        lalr = frontend.parser
+        table = lalr._parse_table
+        callbacks = lalr.parser.callbacks
+        if any(isinstance(key, str) for key in callbacks):
+            raise TypeError("callbacks on terminals are not supported")
+        self._start = table.start_states["start"]
+        self._end = table.end_states["start"]
+        self._actions: dict[Any, dict[str, Any]] = {}
+        for state, row in table.states.items():
+            actions: dict[str, Any] = {}
+            for symbol, (action, target) in row.items():
+                if action is Shift:
+                    actions[symbol] = [target]
+                else:
+                    actions[symbol] = (len(target.expansion), target.origin.name, callbacks[target])
+            self._actions[state] = actions
+        self._scanners: dict[Any, tuple[Any, frozenset[str], dict[str, Any], frozenset[str]]] = {}
+
+    def _scanner(self, state: Any) -> tuple[Any, frozenset[str], dict[str, Any], frozenset[str]]:
+        """The contextual lexer's scanner of ``state``, made on first use as lark makes it."""
+        lexer = self._lexers[state]
+        patterns = lexer.scanner._mres
+        if len(patterns) != 1:
+            raise Unsure
+        found = (patterns[0].match, lexer.ignore_types, lexer.callback, lexer.newline_types)
+        self._scanners[state] = found
+        return found
+
+    def __call__(self, text: str) -> Any:
+        """What the start rule's callback returns for ``text``; :class:`Unsure` if lark must say."""
+        actions = self._actions
+        scanners = self._scanners
+        end_state = self._end
+        states: list[Any] = [self._start]
+        values: list[Any] = []
+        new = Token
+        pos = line_start = 0
+        line = 1
+        size = len(text)
+        nesting: list[int] = []  # what each open bracket is: _BLOCK, _CALL or _VALUE
+        depth = 0
+        before = last = ""
+        while True:
+            if pos < size:
+                state = states[-1]
+                scanner = scanners.get(state) or self._scanner(state)
+                match, ignore, callbacks, newlines = scanner
+                found = match(text, pos)
+                if found is None:
+                    raise Unsure
+                kind = found.lastgroup
+                value = found.group()
+                start = pos
+                start_line = line
+                column = pos - line_start + 1
+                pos = found.end()
+                if kind in newlines:
+                    count = value.count("\n")
+                    if count:
+                        line += count
+                        line_start = start + value.rindex("\n") + 1
+                if kind in ignore:
+                    if kind in callbacks:
+                        end_column = pos - line_start + 1
+                        callbacks[kind](new(kind, value, start, start_line, column, line, end_column, pos))
+                    continue
+                if kind == "_NL" and ((nesting and nesting[-1] != _BLOCK) or last == "THEN"):
+                    continue
+                token = new(kind, value, start, start_line, column, line, pos - line_start + 1, pos)
+                if kind in callbacks:
+                    token = callbacks[kind](token)
+                    kind = token.type
+                if kind in _OPENERS:
+                    what = _OPENERS[kind]
+                    if kind == "LBRACE" and last == "STRING" and before == "CASE":
+                        what = _BLOCK
+                    nesting.append(what)
+                    if what == _VALUE:
+                        depth += 1
+                        if depth > MAX_DEPTH:
+                            raise Unsure
+                elif kind in _CLOSERS and nesting and nesting.pop() == _VALUE:
+                    depth -= 1
+                before = last
+                last = kind
+            else:
+                kind = "$END"
+                token = None
+            while True:
+                action = actions[states[-1]].get(kind)
+                if action is None:
+                    raise Unsure
+                if type(action) is list:
+                    if token is None:
+                        raise Unsure
+                    states.append(action[0])
+                    values.append(token)
+                    break
+                length, origin, callback = action
+                if length:
+                    children = values[-length:]
+                    del states[-length:]
+                    del values[-length:]
+                else:
+                    children = []
+                values.append(callback(children))
+                states.append(actions[states[-1]][origin][0])
+                if token is None and states[-1] == end_state:
+                    return values[-1]

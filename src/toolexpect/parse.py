@@ -19,7 +19,7 @@ from typing import Any
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from toolexpect._grammar import COMMENTS, MAX_DEPTH, DepthError, build
+from toolexpect._grammar import COMMENTS, MAX_DEPTH, DepthError, OneLoop, Unsure, build
 from toolexpect.diagnostics import Diagnostic, Span, make
 
 __all__ = ["DOCUMENT_VERSION", "Comment", "ParseResult", "parse_text"]
@@ -750,17 +750,38 @@ def parse_text(text: str, name: str = "spec") -> ParseResult:
     return ParseResult(_assemble(items, name), [], comments)
 
 
+ONE_LOOP = True
+"""Parse with :class:`toolexpect._grammar.OneLoop` first; ``False`` leaves every text to lark."""
+
+
 @functools.cache
 def _parser() -> Lark:
     """The parser of the language with the document builder embedded, built once."""
     return build(cache=True, transformer=_TRANSFORMER)
 
 
+@functools.cache
+def _one_loop() -> OneLoop | None:
+    """The one-loop runner of the parser's tables, or ``None`` if this lark's are not as expected."""
+    try:
+        return OneLoop(_parser())
+    except (AttributeError, KeyError, TypeError):  # pragma: no cover - another lark
+        return None
+
+
 def _parse(text: str, comments: list[Token]) -> list[Any]:
-    lark = _parser()
     COMMENTS.target = comments
     try:
-        items: list[Any] = lark.parse(text)  # type: ignore[assignment]
+        loop = _one_loop() if ONE_LOOP else None
+        if loop is not None:
+            try:
+                items: list[Any] = loop(text)
+                return items
+            except Unsure:
+                # Parse again with lark, which says what is wrong; forget what was collected.
+                comments.clear()
+                _BUILD.problems.clear()
+        items = _parser().parse(text)  # type: ignore[assignment]
         return items
     finally:
         COMMENTS.target = None

@@ -11,7 +11,7 @@ import contextlib
 import functools
 import json
 from collections.abc import Callable, Iterable
-from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolexpect.diagnostics import Diagnostic, Span, make
@@ -29,6 +29,11 @@ Locate = Callable[[PathKey, bool], Span | None]
 
 def schema_text() -> str:
     """The published JSON Schema of the canonical document, as text."""
+    beside = Path(__file__).parent / "schema" / "spec.schema.json"
+    if beside.is_file():  # the usual install; importlib.resources costs start-up time
+        return beside.read_text("utf-8")
+    from importlib import resources
+
     return resources.files("toolexpect").joinpath("schema", "spec.schema.json").read_text("utf-8")
 
 

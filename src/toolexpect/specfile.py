@@ -10,13 +10,15 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from toolexpect import lint, schema
 from toolexpect.diagnostics import Diagnostic, Severity, Span, make
-from toolexpect.model import Spec, from_document
 from toolexpect.parse import Comment, parse_text
 from toolexpect.sources import read_json, read_yaml
+
+if TYPE_CHECKING:
+    from toolexpect.model import Spec
 
 __all__ = [
     "MAX_SPEC_BYTES",
@@ -61,6 +63,8 @@ class SpecFile:
     def spec(self) -> Spec | None:
         """The typed model of the spec, or ``None`` when the pipeline found problems."""
         if self._spec is None and self.modelled and self.document is not None:
+            from toolexpect.model import from_document  # lint never needs the model
+
             self._spec = from_document(self.document, self.path)
         return self._spec
 
