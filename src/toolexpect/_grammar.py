@@ -62,9 +62,10 @@ class DepthError(Exception):
         self.token = token
 
 
-_OPENERS = {"LPAR": 1, "LSQB": 2, "LBRACE": 2}
+_BLOCK, _CALL, _VALUE, _CLOSE = 0, 1, 2, 3
+_OPENERS = {"LPAR": _CALL, "LSQB": _VALUE, "LBRACE": _VALUE}
 _CLOSERS = frozenset({"RPAR", "RSQB", "RBRACE"})
-_BLOCK, _CALL, _VALUE = 0, 1, 2
+_BRACKETS = {**_OPENERS, **dict.fromkeys(_CLOSERS, _CLOSE)}
 
 
 class _Layout:
@@ -187,68 +188,63 @@ class OneLoop:
 
     def __init__(self, parser: Lark) -> None:
         frontend = parser.parser
-        self._lexers: dict[Any, Any] = frontend.lexer.lexer.lexers
+        self._lexers: dict[int, Any] = frontend.lexer.lexer.lexers
         lalr = frontend.parser
         table = lalr._parse_table
         callbacks = lalr.parser.callbacks
         if any(isinstance(key, str) for key in callbacks):
             raise TypeError("callbacks on terminals are not supported")
-        self._start = table.start_states["start"]
-        self._end = table.end_states["start"]
-        self._actions: dict[Any, dict[str, Any]] = {}
+        self._start: int = table.start_states["start"]
+        self._end: int = table.end_states["start"]
+        # Per state and symbol: the state to shift to (an int), or what a reduction takes.
+        self._actions: dict[int, dict[str, Any]] = {}
         for state, row in table.states.items():
             actions: dict[str, Any] = {}
             for symbol, (action, target) in row.items():
                 if action is Shift:
-                    actions[symbol] = [target]
+                    if type(target) is not int:
+                        raise TypeError("parse states are not numbered")
+                    actions[symbol] = target
                 else:
                     actions[symbol] = (len(target.expansion), target.origin.name, callbacks[target])
             self._actions[state] = actions
-        self._scanners: dict[Any, tuple[Any, frozenset[str], dict[str, Any], frozenset[str]]] = {}
-
-    def _scanner(self, state: Any) -> tuple[Any, frozenset[str], dict[str, Any], frozenset[str]]:
-        """The contextual lexer's scanner of ``state``, made on first use as lark makes it."""
-        lexer = self._lexers[state]
-        patterns = lexer.scanner._mres
-        if len(patterns) != 1:
-            raise Unsure
-        found = (patterns[0].match, lexer.ignore_types, lexer.callback, lexer.newline_types)
-        self._scanners[state] = found
-        return found
+        self._scanners = _Scanners(self._lexers)
+        self._token = getattr(Token, "_future_new", Token)
 
     def __call__(self, text: str) -> Any:
         """What the start rule's callback returns for ``text``; :class:`Unsure` if lark must say."""
         actions = self._actions
         scanners = self._scanners
         end_state = self._end
-        states: list[Any] = [self._start]
+        states: list[int] = [self._start]
         values: list[Any] = []
-        new = Token
+        new = self._token
+        brackets = _BRACKETS
         pos = line_start = 0
         line = 1
         size = len(text)
         nesting: list[int] = []  # what each open bracket is: _BLOCK, _CALL or _VALUE
         depth = 0
         before = last = ""
-        while True:
-            if pos < size:
-                state = states[-1]
-                scanner = scanners.get(state) or self._scanner(state)
-                match, ignore, callbacks, newlines = scanner
-                found = match(text, pos)
-                if found is None:
-                    raise Unsure
-                kind = found.lastgroup
+        while pos < size:
+            match, ignore, callbacks, newlines = scanners[states[-1]]
+            found = match(text, pos)
+            if found is None:
+                raise Unsure
+            kind = found.lastgroup
+            start = pos
+            pos = found.end()
+            if kind in newlines:
                 value = found.group()
-                start = pos
-                start_line = line
-                column = pos - line_start + 1
-                pos = found.end()
-                if kind in newlines:
-                    count = value.count("\n")
-                    if count:
-                        line += count
-                        line_start = start + value.rindex("\n") + 1
+                count = value.count("\n")
+                if count:
+                    start_line = line
+                    column = start - line_start + 1
+                    line += count
+                    line_start = start + value.rindex("\n") + 1
+                else:
+                    start_line = line
+                    column = start - line_start + 1
                 if kind in ignore:
                     if kind in callbacks:
                         end_column = pos - line_start + 1
@@ -257,43 +253,83 @@ class OneLoop:
                 if kind == "_NL" and ((nesting and nesting[-1] != _BLOCK) or last == "THEN"):
                     continue
                 token = new(kind, value, start, start_line, column, line, pos - line_start + 1, pos)
+            elif kind in ignore:
                 if kind in callbacks:
-                    token = callbacks[kind](token)
-                    kind = token.type
-                if kind in _OPENERS:
-                    what = _OPENERS[kind]
-                    if kind == "LBRACE" and last == "STRING" and before == "CASE":
-                        what = _BLOCK
-                    nesting.append(what)
-                    if what == _VALUE:
+                    column = start - line_start + 1
+                    end_column = pos - line_start + 1
+                    callbacks[kind](new(kind, found.group(), start, line, column, line, end_column, pos))
+                continue
+            else:
+                token = new(
+                    kind, found.group(), start, line, start - line_start + 1, line, pos - line_start + 1, pos
+                )
+            if kind in callbacks:
+                token = callbacks[kind](token)
+                kind = token.type
+            bracket = brackets.get(kind)
+            if bracket is not None:
+                if bracket == _CLOSE:
+                    if nesting and nesting.pop() == _VALUE:
+                        depth -= 1
+                else:
+                    if bracket == _VALUE and kind == "LBRACE" and last == "STRING" and before == "CASE":
+                        bracket = _BLOCK
+                    nesting.append(bracket)
+                    if bracket == _VALUE:
                         depth += 1
                         if depth > MAX_DEPTH:
                             raise Unsure
-                elif kind in _CLOSERS and nesting and nesting.pop() == _VALUE:
-                    depth -= 1
-                before = last
-                last = kind
-            else:
-                kind = "$END"
-                token = None
+            before = last
+            last = kind
             while True:
                 action = actions[states[-1]].get(kind)
                 if action is None:
                     raise Unsure
-                if type(action) is list:
-                    if token is None:
-                        raise Unsure
-                    states.append(action[0])
+                if type(action) is int:
+                    states.append(action)
                     values.append(token)
                     break
                 length, origin, callback = action
-                if length:
+                if length == 1:
+                    children = [values.pop()]
+                    states.pop()
+                elif length:
                     children = values[-length:]
                     del states[-length:]
                     del values[-length:]
                 else:
                     children = []
                 values.append(callback(children))
-                states.append(actions[states[-1]][origin][0])
-                if token is None and states[-1] == end_state:
-                    return values[-1]
+                states.append(actions[states[-1]][origin])
+        while True:  # the end of input: reduce until the start rule is done
+            action = actions[states[-1]].get("$END")
+            if type(action) is not tuple:
+                raise Unsure
+            length, origin, callback = action
+            if length:
+                children = values[-length:]
+                del states[-length:]
+                del values[-length:]
+            else:
+                children = []
+            values.append(callback(children))
+            states.append(actions[states[-1]][origin])
+            if states[-1] == end_state:
+                return values[-1]
+
+
+class _Scanners(dict[int, tuple[Any, frozenset[str], dict[str, Any], frozenset[str]]]):
+    """Per parser state, its contextual lexer's scanner, made on first use as lark makes it."""
+
+    def __init__(self, lexers: dict[int, Any]) -> None:
+        super().__init__()
+        self._lexers = lexers
+
+    def __missing__(self, state: int) -> tuple[Any, frozenset[str], dict[str, Any], frozenset[str]]:
+        lexer = self._lexers[state]
+        patterns = lexer.scanner._mres
+        if len(patterns) != 1:
+            raise Unsure
+        found = (patterns[0].match, lexer.ignore_types, lexer.callback, lexer.newline_types)
+        self[state] = found
+        return found

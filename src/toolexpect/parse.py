@@ -411,19 +411,15 @@ def _value(item: Any) -> Any:
     return _CONSTANTS[kind]
 
 
-def _end_of(item: Any) -> tuple[int, int]:
-    """Where the last child of a node ends: a token's end, or a value's closing bracket."""
-    token = item.end if type(item) is _Value else item
-    return token.end_line or 1, token.end_column or 1
-
-
 def _span(first: Token, last: Any) -> dict[str, int]:
-    end_line, end_column = _end_of(last)
+    """From the start of ``first`` to the end of ``last``: a token, or a value's closing bracket."""
+    if type(last) is _Value:
+        last = last.end
     return {
         "line": first.line or 1,
         "column": first.column or 1,
-        "end_line": end_line,
-        "end_column": end_column,
+        "end_line": last.end_line or 1,
+        "end_column": last.end_column or 1,
     }
 
 
@@ -469,12 +465,25 @@ def _add(case: dict[str, Any], statement: _Statement) -> None:
         case["require"].append(statement.payload)
 
 
+class _Run:
+    """The children of a rule that lark inlines into its parent (``_sep``, repetitions)."""
+
+    __slots__ = ("children",)
+
+    def __init__(self, children: list[Any]) -> None:
+        self.children = children
+
+
 class _ToDocument(Transformer[Token, Any]):
     """Builds the document while lark parses: one method per rule or alias of the grammar.
 
     Lark calls these as it reduces, so no parse tree is built. Scalar values stay tokens
     until the node that holds them is built, which can then read where they end.
     """
+
+    def __default__(self, data: Any, children: builtins.list[Any], meta: Any) -> _Run:
+        """Rules without a method are inlined into their parent, which reads only ``children``."""
+        return _Run(children)
 
     # -- values ----------------------------------------------------------------------
     def string(self, children: builtins.list[Token]) -> Token:
