@@ -14,6 +14,7 @@ from typing import Any
 
 import lark
 from lark import Lark, Token
+from lark.parse_tree_builder import ExpandSingleChild
 from lark.parsers.lalr_analysis import Shift
 
 __all__ = [
@@ -206,7 +207,11 @@ class OneLoop:
                         raise TypeError("parse states are not numbered")
                     actions[symbol] = target
                 else:
-                    actions[symbol] = (len(target.expansion), target.origin.name, callbacks[target])
+                    length = len(target.expansion)
+                    callback = callbacks[target]
+                    if length == 1 and _passes_through(callback):
+                        callback = None  # the value on the stack stays as it is
+                    actions[symbol] = (length, target.origin.name, callback)
             self._actions[state] = actions
         self._scanners = _Scanners(self._lexers)
         self._token = getattr(Token, "_future_new", Token)
@@ -290,6 +295,10 @@ class OneLoop:
                     values.append(token)
                     break
                 length, origin, callback = action
+                if callback is None:
+                    states.pop()
+                    states.append(actions[states[-1]][origin])
+                    continue
                 if length == 1:
                     children = [values.pop()]
                     states.pop()
@@ -306,16 +315,27 @@ class OneLoop:
             if type(action) is not tuple:
                 raise Unsure
             length, origin, callback = action
-            if length:
-                children = values[-length:]
-                del states[-length:]
-                del values[-length:]
+            if callback is None:
+                states.pop()
             else:
-                children = []
-            values.append(callback(children))
+                if length:
+                    children = values[-length:]
+                    del states[-length:]
+                    del values[-length:]
+                else:
+                    children = []
+                values.append(callback(children))
             states.append(actions[states[-1]][origin])
             if states[-1] == end_state:
                 return values[-1]
+
+
+def _passes_through(callback: Any) -> bool:
+    """Whether a rule's callback returns its one child as it is: lark's ``?rule`` expansion, or
+    a method marked ``passes_through``."""
+    if isinstance(callback, ExpandSingleChild):
+        return True
+    return bool(getattr(getattr(callback, "__func__", None), "passes_through", False))
 
 
 class _Scanners(dict[int, tuple[Any, frozenset[str], dict[str, Any], frozenset[str]]]):

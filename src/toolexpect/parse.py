@@ -465,6 +465,12 @@ def _add(case: dict[str, Any], statement: _Statement) -> None:
         case["require"].append(statement.payload)
 
 
+def passes_through(method: Any) -> Any:
+    """Mark a rule's method that returns its one child as it is (lark's loop may skip the call)."""
+    method.passes_through = True
+    return method
+
+
 class _Run:
     """The children of a rule that lark inlines into its parent (``_sep``, repetitions)."""
 
@@ -486,27 +492,35 @@ class _ToDocument(Transformer[Token, Any]):
         return _Run(children)
 
     # -- values ----------------------------------------------------------------------
+    @passes_through
     def string(self, children: builtins.list[Token]) -> Token:
         return children[0]
 
+    @passes_through
     def number(self, children: builtins.list[Token]) -> Token:
         return children[0]
 
+    @passes_through
     def true(self, children: builtins.list[Token]) -> Token:
         return children[0]
 
+    @passes_through
     def false(self, children: builtins.list[Token]) -> Token:
         return children[0]
 
+    @passes_through
     def null(self, children: builtins.list[Token]) -> Token:
         return children[0]
 
+    @passes_through
     def bare_key(self, children: builtins.list[Token]) -> Token:
         return children[0]
 
+    @passes_through
     def bare_name(self, children: builtins.list[Token]) -> Token:
         return children[0]
 
+    @passes_through
     def cmp(self, children: builtins.list[Token]) -> Token:
         return children[0]
 
