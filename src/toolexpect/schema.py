@@ -248,14 +248,18 @@ def _short(value: Any) -> str:
 
 
 @functools.cache
-def _parts(trusted_spans: bool) -> tuple[Draft202012Validator, Draft202012Validator, Draft202012Validator]:
-    """The schema cut in three: the document with any call, one call with any argument, one argument.
+def _parts(
+    trusted_spans: bool,
+) -> tuple[Draft202012Validator, Draft202012Validator, Draft202012Validator, Draft202012Validator]:
+    """The schema cut in four: the document with any call and requirement, one call with any
+    argument, one argument, one requirement.
 
-    A document is valid exactly when it is valid with ``$defs/call`` replaced by ``true``, each of
-    its calls is valid with ``$defs/arg`` replaced by ``true``, and each argument of a call is
-    valid against ``$defs/arg`` (nothing else refers to either), so calls and arguments can be
-    checked one distinct call or argument at a time. With ``trusted_spans`` (documents the
-    parser wrote) ``$defs/span`` is ``true`` as well: the parser writes the spans itself.
+    A document is valid exactly when it is valid with ``$defs/call`` and ``$defs/requirement``
+    replaced by ``true``, each of its calls is valid with ``$defs/arg`` replaced by ``true``, and
+    each argument and requirement is valid against its definition (nothing else refers to
+    them), so calls, arguments and requirements can be checked one distinct value at a time.
+    With ``trusted_spans`` (documents the parser wrote) ``$defs/span`` is ``true`` as well: the
+    parser writes the spans itself.
     """
     from jsonschema import Draft202012Validator
 
@@ -271,11 +275,14 @@ def _parts(trusted_spans: bool) -> tuple[Draft202012Validator, Draft202012Valida
             top["$ref"] = f"#/$defs/{root}"
         return Draft202012Validator(top)
 
-    return cut(None, call=True), cut("call", arg=True), cut("arg")
+    return cut(None, call=True, requirement=True), cut("call", arg=True), cut("arg"), cut("requirement")
 
 
-_VALID: dict[bool, tuple[dict[str, None], dict[str, None]]] = {False: ({}, {}), True: ({}, {})}
-"""Per trust of spans: the keys of calls and of arguments found valid in this process."""
+_VALID: dict[bool, tuple[dict[str, None], dict[str, None], dict[str, None]]] = {
+    False: ({}, {}, {}),
+    True: ({}, {}, {}),
+}
+"""Per trust of spans: the keys of calls, arguments and requirements found valid in this process."""
 _VALID_LIMIT = 4096
 
 
@@ -286,7 +293,7 @@ def _remember(known: dict[str, None], key: str) -> None:
 
 
 def _quickly_valid(document: Any, trusted_spans: bool = False) -> bool:
-    """True when ``document`` is valid; checks each distinct call and argument once.
+    """True when ``document`` is valid; checks each distinct call, argument and requirement once.
 
     False: look closer. A call's key leaves out its arguments but for their number (the cut
     schema of a call accepts any argument), and with ``trusted_spans`` keys leave out spans.
@@ -298,13 +305,22 @@ def _quickly_valid(document: Any, trusted_spans: bool = False) -> bool:
             return bool(native.is_valid(document))
         except (TypeError, ValueError, OverflowError):
             return False
-    skeleton, one_call, one_arg = _parts(trusted_spans)
+    skeleton, one_call, one_arg, one_requirement = _parts(trusted_spans)
     if not skeleton.is_valid(document):
         return False
-    calls_known, args_known = _VALID[trusted_spans]
+    calls_known, args_known, requirements_known = _VALID[trusted_spans]
     dumps = json.dumps
     try:
         for case in document["cases"]:
+            for requirement in case.get("require", ()):
+                key = dumps(
+                    [[k, v] for k, v in requirement.items() if not (trusted_spans and k == "span")],
+                    allow_nan=False,
+                )
+                if key not in requirements_known:
+                    if not one_requirement.is_valid(requirement):
+                        return False
+                    _remember(requirements_known, key)
             for kind in ("expect", "forbid"):
                 for call in case.get(kind, ()):
                     args = call.get("args", ())

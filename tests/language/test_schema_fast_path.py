@@ -43,28 +43,36 @@ _args = st.dictionaries(_keys, _values, max_size=6) | st.fixed_dictionaries(
 )
 
 
-def _document(args: list[Any]) -> dict[str, Any]:
-    return {
-        "version": 1,
-        "cases": [
-            {
-                "name": "c",
-                "expect": [{"tool": "t", "args": args}],
-                "forbid": [{"tool": "u", "args": args[:1]}],
-            }
-        ],
+_requirements = st.dictionaries(
+    st.sampled_from(["kind", "threshold", "span", "other"]),
+    st.sampled_from(["accuracy", "order", "pass_rate", "no_tool_calls", "x"]) | _values,
+    max_size=3,
+) | st.fixed_dictionaries(
+    {"kind": st.sampled_from(["accuracy", "pass_rate", "order", "no_unexpected_calls"])},
+    optional={"threshold": st.sampled_from([0, 0.5, 1, 1.5, -1, "x", True])},
+)
+
+
+def _document(args: list[Any], requirements: list[Any] | None = None) -> dict[str, Any]:
+    case: dict[str, Any] = {
+        "name": "c",
+        "expect": [{"tool": "t", "args": args}],
+        "forbid": [{"tool": "u", "args": args[:1]}],
     }
+    if requirements:
+        case["require"] = requirements
+    return {"version": 1, "cases": [case]}
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(_args, max_size=4))
-def test_quick_check_agrees_with_the_full_validator(args: list[Any]) -> None:
+@given(st.lists(_args, max_size=4), st.lists(_requirements, max_size=3))
+def test_quick_check_agrees_with_the_full_validator(args: list[Any], requirements: list[Any]) -> None:
     """A document passes the quick check exactly when the published schema accepts it.
 
     Both ways of the quick check: with ``jsonschema_rs`` when it is installed, and with the
     schema cut into document, call and argument checked with ``jsonschema`` alone.
     """
-    document = _document(args)
+    document = _document(args, requirements)
     full = Draft202012Validator(schema.schema()).is_valid(document)
     without_spans_valid = Draft202012Validator(schema.schema()).is_valid(without_spans(document))
     for fast in (False, True):
