@@ -182,9 +182,11 @@ class OneLoop:
     per parser state, with their keyword and comment callbacks; the actions are lark's LALR
     table; the values are what lark's rule callbacks (the embedded transformer) return. What
     lark spreads over a lexer generator, the post-lexer generator and ``feed_token`` runs here
-    in one function, which in CPython is most of the cost of parsing. It takes only input that
-    parses: at the first token it cannot take it raises :class:`Unsure`, and the caller parses
-    the text again with lark, which reports the error exactly as it always does.
+    in one function, which in CPython is most of the cost of parsing. The layout rules are
+    :class:`_Layout`'s, written out again inline (``tests/language/test_one_loop.py`` checks
+    that both ways give the same). It takes only input that parses: at the first token it
+    cannot take it raises :class:`Unsure`, and the caller parses the text again with lark,
+    which reports the error exactly as it always does.
     """
 
     def __init__(self, parser: Lark) -> None:
