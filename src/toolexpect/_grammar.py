@@ -217,6 +217,7 @@ class OneLoop:
             self._actions[state] = actions
         self._scanners = _Scanners(self._lexers)
         self._token = getattr(Token, "_future_new", Token)
+        self._inline_tokens = Token.__slots__ == _TOKEN_SLOTS
 
     def __call__(self, text: str) -> Any:
         """What the start rule's callback returns for ``text``; :class:`Unsure` if lark must say."""
@@ -226,6 +227,8 @@ class OneLoop:
         states: list[int] = [self._start]
         values: list[Any] = []
         new = self._token
+        make = str.__new__
+        inline = self._inline_tokens
         brackets = _BRACKETS
         pos = line_start = 0
         line = 1
@@ -266,6 +269,17 @@ class OneLoop:
                     end_column = pos - line_start + 1
                     callbacks[kind](new(kind, found.group(), start, line, column, line, end_column, pos))
                 continue
+            elif inline:
+                # What Token(...) does, without its two Python calls (most tokens come here).
+                value = found.group()
+                token = make(Token, value)
+                token.type = kind
+                token.start_pos = start
+                token.value = value
+                token.line = token.end_line = line
+                token.column = start - line_start + 1
+                token.end_column = pos - line_start + 1
+                token.end_pos = pos
             else:
                 token = new(
                     kind, found.group(), start, line, start - line_start + 1, line, pos - line_start + 1, pos
@@ -338,6 +352,10 @@ def _passes_through(callback: Any) -> bool:
     if isinstance(callback, ExpandSingleChild):
         return True
     return bool(getattr(getattr(callback, "__func__", None), "passes_through", False))
+
+
+_TOKEN_SLOTS = ("type", "start_pos", "value", "line", "column", "end_line", "end_column", "end_pos")
+"""The fields of lark's ``Token`` that :class:`OneLoop` sets itself, when lark's are these."""
 
 
 class _Scanners(dict[int, tuple[Any, frozenset[str], dict[str, Any], frozenset[str]]]):
