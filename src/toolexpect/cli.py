@@ -12,15 +12,17 @@ import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, TypeVar
+from typing import IO, TYPE_CHECKING, TypeVar
 
 from toolexpect import __version__
-from toolexpect.calls import RecordedSample
 from toolexpect.diagnostics import Diagnostic, Severity
 from toolexpect.document import without_spans
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.style import Style, wants_colour
 from toolexpect.specfile import SpecFile, find_spec_files, load_spec_file
+
+if TYPE_CHECKING:
+    from toolexpect.calls import RecordedSample
 
 __all__ = ["main"]
 

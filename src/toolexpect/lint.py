@@ -173,9 +173,12 @@ def check(document: dict[str, Any], locate: Locate) -> list[Diagnostic]:
                     help='add an expect statement, a forbid, or "require no tool calls"',
                 )
             )
-        expected = {_key(call): i for i, call in enumerate(case.get("expect", ()))}
-        for index, call in enumerate(case.get("forbid", ())):
-            if _key(call) in expected:
+        forbidden = case.get("forbid", ())
+        # Only an expectation of a forbidden tool can be identical to a forbid.
+        tools = {call["tool"] for call in forbidden}
+        expected = {_key(call) for call in case.get("expect", ()) if call["tool"] in tools}
+        for index, call in enumerate(forbidden):
+            if expected and _key(call) in expected:
                 found.append(
                     make(
                         "L304",

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import builtins
 import difflib
+import functools
 import json
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
-from lark import Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from toolexpect._grammar import COMMENTS, MAX_DEPTH, DepthError, parser
+from toolexpect._grammar import COMMENTS, MAX_DEPTH, DepthError, OneLoop, Unsure, build
 from toolexpect.diagnostics import Diagnostic, Span, make
 
 __all__ = ["DOCUMENT_VERSION", "Comment", "ParseResult", "parse_text"]
@@ -253,19 +254,9 @@ def _syntax_diagnostic(error: UnexpectedInput, text: str) -> Diagnostic:
     return make("P100", str(error).splitlines()[0], Span.point(1, 1))  # pragma: no cover
 
 
-def _span_of(item: Tree[Any] | Token) -> Span:
-    """From the first token of ``item`` to the end of its last.
-
-    Every terminal of the grammar is named, so every subtree keeps its tokens; reading the
-    span off them is cheaper than having lark propagate positions to every node.
-    """
-    first: Any = item
-    while isinstance(first, Tree):
-        first = first.children[0]
-    last: Any = item
-    while isinstance(last, Tree):
-        last = last.children[-1]
-    return Span(first.line or 1, first.column or 1, last.end_line or 1, last.end_column or 1)
+def _span_of(token: Token) -> Span:
+    """The span of one token."""
+    return Span(token.line or 1, token.column or 1, token.end_line or 1, token.end_column or 1)
 
 
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
@@ -325,10 +316,13 @@ def decode_string(token: Token) -> str:
     return "".join(out)
 
 
+_INTEGER = re.compile(r"-?[0-9]+")
+
+
 def decode_number(token: Token) -> int | float:
     """Decode a number token: an integer literal stays ``int``, any other is ``float``."""
     raw = str(token.value)
-    if re.fullmatch(r"-?[0-9]+", raw):
+    if _INTEGER.fullmatch(raw):
         return int(raw)
     value = float(raw)
     if math.isinf(value):
@@ -343,230 +337,405 @@ def decode_number(token: Token) -> int | float:
     return value
 
 
-def _partial_to_json(members: list[Any]) -> dict[str, Any]:
-    return {"$partial": dict(members)}
-
-
-@v_args(inline=True)
-class _ToDocument(Transformer[Token, Any]):
-    """Tree to document: one method per aliased rule of the grammar."""
-
-    # -- values ----------------------------------------------------------------------
-    def string(self, token: Token) -> str:
-        return decode_string(token)
-
-    def number(self, token: Token) -> int | float:
-        return decode_number(token)
-
-    def true(self, _token: Token) -> bool:
-        return True
-
-    def false(self, _token: Token) -> bool:
-        return False
-
-    def null(self, _token: Token) -> None:
-        return None
-
-    def bare_key(self, token: Token) -> str:
-        return str(token.value)
-
-    def bare_name(self, token: Token) -> str:
-        return str(token.value)
-
-    @v_args(inline=False)
-    def list(self, children: builtins.list[Any]) -> _Value:
-        items = [c for c in children if not isinstance(c, Token)]
-        return _Value(
-            [c.value if isinstance(c, _Value) else c for c in items],
-            any(isinstance(c, _Value) and c.partial for c in items),
-        )
-
-    @v_args(inline=False)
-    def object(self, children: builtins.list[Any]) -> _Value:
-        members = [c for c in children if not isinstance(c, Token)]
-        partial = any(m is _REST for m in members)
-        pairs = [m for m in members if m is not _REST]
-        result: dict[str, Any] = {}
-        nested = False
-        for key, value in pairs:
-            if isinstance(value, _Value):
-                nested = nested or value.partial
-                value = value.value
-            result[key] = value
-        if partial:
-            return _Value({"$partial": result}, True)
-        if len(result) == 1 and next(iter(result)) in ("$partial", "$literal"):
-            return _Value({"$literal": result}, nested)
-        return _Value(result, nested)
-
-    def pair(self, key: str, _colon: Token, value: Any) -> tuple[str, Any]:
-        return (key, value)
-
-    def rest(self, _token: Token) -> builtins.object:
-        return _REST
-
-
-@dataclass(slots=True)
 class _Value:
-    """A list or object value during transformation; ``partial`` when it holds ``...``."""
+    """A list or object value while the document is built; ``partial`` when it holds ``...``.
 
-    value: Any
-    partial: bool
+    ``end`` is its closing bracket, where the span of an argument that ends with it ends.
+    """
+
+    __slots__ = ("end", "partial", "start", "value")
+
+    def __init__(self, value: Any, partial: bool, start: Token, end: Token) -> None:
+        self.value = value
+        self.partial = partial
+        self.start = start
+        self.end = end
 
 
 _REST = object()
 
 
-def _plain(value: Any) -> Any:
-    return value.value if isinstance(value, _Value) else value
+class _Build:
+    """What one parse collects beside the document: the problems of well-formed tokens.
+
+    A problem does not stop the parse, so that a syntax error anywhere still wins; the one
+    reported is the first in the order the source is read (``key`` is a source offset).
+    """
+
+    __slots__ = ("problems",)
+
+    def __init__(self) -> None:
+        self.problems: list[tuple[int, Diagnostic]] = []
+
+    def problem(self, key: int, diagnostic: Diagnostic) -> None:
+        self.problems.append((key, diagnostic))
 
 
-class _Builder:
-    """Walks the parse tree of statements and builds the document with spans."""
+_BUILD = _Build()
+"""The collector of the parse in progress; ``parse_text`` resets it for every parse."""
 
-    def __init__(self, implicit_name: str) -> None:
-        self.implicit_name = implicit_name
-        self.values = _ToDocument()
 
-    def value(self, tree: Tree[Any] | Token) -> Any:
-        return (
-            self.values.transform(tree)
-            if isinstance(tree, Tree)
-            else self.values.transform(Tree("string", [tree]))
-        )
+def _string(token: Token) -> str:
+    try:
+        return decode_string(token)
+    except _Problem as problem:
+        _BUILD.problem(token.start_pos or 0, problem.diagnostic)
+        return ""
 
-    def name(self, item: Tree[Any] | Token) -> str:
-        result = self.values.transform(item) if isinstance(item, Tree) else str(item.value)
-        return str(result)
 
-    def document(self, tree: Tree[Any]) -> dict[str, Any]:
-        implicit: dict[str, Any] | None = None
-        cases: list[dict[str, Any]] = []
-        for child in tree.children:
-            if isinstance(child, Token):
-                continue
-            if child.data == "case":
-                cases.append(self.case(child))
+def _number(token: Token) -> int | float:
+    try:
+        return decode_number(token)
+    except _Problem as problem:
+        _BUILD.problem(token.start_pos or 0, problem.diagnostic)
+        return 0
+
+
+def _name(token: Token) -> str:
+    """A tool, argument or case name: a bare NAME, or a STRING for names nothing else spells."""
+    return _string(token) if token.type == "STRING" else str(token.value)
+
+
+_CONSTANTS: dict[str, Any] = {"TRUE": True, "FALSE": False, "NULL": None}
+
+
+def _value(item: Any) -> Any:
+    """The JSON value of a value child: a token of a scalar, or a list or object built already."""
+    if type(item) is _Value:
+        return item.value
+    kind = item.type
+    if kind == "STRING":
+        return _string(item)
+    if kind == "NUMBER":
+        return _number(item)
+    return _CONSTANTS[kind]
+
+
+def _span(first: Token, last: Any) -> dict[str, int]:
+    """From the start of ``first`` to the end of ``last``: a token, or a value's closing bracket."""
+    if type(last) is _Value:
+        last = last.end
+    return {
+        "line": first.line or 1,
+        "column": first.column or 1,
+        "end_line": last.end_line or 1,
+        "end_column": last.end_column or 1,
+    }
+
+
+class _Statement:
+    """A statement while its case is built: its kind, payload and span."""
+
+    __slots__ = ("first", "kind", "payload", "span")
+
+    def __init__(self, kind: str, payload: Any, span: dict[str, int], first: Token) -> None:
+        self.kind = kind
+        self.payload = payload
+        self.span = span
+        self.first = first
+
+
+def _new_case(name: str, span: dict[str, int], *, implicit: bool = False) -> dict[str, Any]:
+    case: dict[str, Any] = {"name": name}
+    if implicit:
+        case["implicit"] = True
+    case["expect"] = []
+    case["forbid"] = []
+    case["chains"] = []
+    case["require"] = []
+    case["span"] = span
+    return case
+
+
+def _add(case: dict[str, Any], statement: _Statement) -> None:
+    kind = statement.kind
+    if kind == "expect":
+        calls = statement.payload
+        expect = case["expect"]
+        start = len(expect)
+        expect.extend(calls)
+        if len(calls) > 1:
+            case["chains"].append(list(range(start, start + len(calls))))
+    elif kind == "forbid":
+        case["forbid"].append(statement.payload)
+    elif kind == "question":
+        case["question"] = statement.payload
+        case["question_span"] = statement.span
+    else:
+        case["require"].append(statement.payload)
+
+
+def passes_through(method: Any) -> Any:
+    """Mark a rule's method that returns its one child as it is (lark's loop may skip the call)."""
+    method.passes_through = True
+    return method
+
+
+class _Run:
+    """The children of a rule that lark inlines into its parent (``_sep``, repetitions)."""
+
+    __slots__ = ("children",)
+
+    def __init__(self, children: list[Any]) -> None:
+        self.children = children
+
+
+class _ToDocument(Transformer[Token, Any]):
+    """Builds the document while lark parses: one method per rule or alias of the grammar.
+
+    Lark calls these as it reduces, so no parse tree is built. Scalar values stay tokens
+    until the node that holds them is built, which can then read where they end.
+    """
+
+    def __default__(self, data: Any, children: builtins.list[Any], meta: Any) -> _Run:
+        """Rules without a method are inlined into their parent, which reads only ``children``."""
+        return _Run(children)
+
+    # -- values ----------------------------------------------------------------------
+    @passes_through
+    def string(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
+    @passes_through
+    def number(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
+    @passes_through
+    def true(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
+    @passes_through
+    def false(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
+    @passes_through
+    def null(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
+    @passes_through
+    def bare_key(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
+    @passes_through
+    def bare_name(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
+    @passes_through
+    def cmp(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
+    def list(self, children: builtins.list[Any]) -> _Value:
+        items: builtins.list[Any] = []
+        partial = False
+        for child in children[1:-1:2]:
+            if type(child) is _Value:
+                partial = partial or child.partial
+                items.append(child.value)
             else:
-                if implicit is None:
-                    implicit = self.new_case(self.implicit_name, _span_of(child), implicit=True)
-                self.statement(implicit, child)
-                implicit["span"] = _merge(implicit["span"], _span_of(child))
-        if implicit is not None:
-            cases.insert(0, implicit)
-        for case in cases:
-            for key in ("expect", "forbid", "chains", "require"):
-                if not case[key]:
-                    del case[key]
-        return {"version": DOCUMENT_VERSION, "cases": cases}
+                items.append(_value(child))
+        return _Value(items, partial, children[0], children[-1])
+
+    def object(self, children: builtins.list[Any]) -> _Value:
+        result: dict[str, Any] = {}
+        nested = rest = False
+        for member in children[1:-1:2]:
+            if member is _REST:
+                rest = True
+                continue
+            key, value = member
+            if type(value) is _Value:
+                nested = nested or value.partial
+                result[key] = value.value
+            else:
+                result[key] = _value(value)
+        if rest:
+            return _Value({"$partial": result}, True, children[0], children[-1])
+        if len(result) == 1 and next(iter(result)) in ("$partial", "$literal"):
+            return _Value({"$literal": result}, nested, children[0], children[-1])
+        return _Value(result, nested, children[0], children[-1])
+
+    def pair(self, children: builtins.list[Any]) -> tuple[str, Any]:
+        key = children[0]
+        return (_string(key) if key.type == "STRING" else str(key.value), children[2])
+
+    def rest(self, _children: builtins.list[Token]) -> builtins.object:
+        return _REST
+
+    # -- calls and arguments -----------------------------------------------------------
+    def argname(self, children: builtins.list[Token]) -> builtins.list[Token]:
+        return children
+
+    def call(self, children: builtins.list[Any]) -> dict[str, Any]:
+        first = children[0]
+        node: dict[str, Any] = {"tool": _name(first)}
+        if len(children) > 3:
+            node["args"] = [c for c in children[2:-1] if type(c) is dict]
+        node["span"] = _span(first, children[-1])
+        return node
 
     @staticmethod
-    def new_case(name: str, span: Span, *, implicit: bool = False) -> dict[str, Any]:
-        case: dict[str, Any] = {"name": name}
-        if implicit:
-            case["implicit"] = True
-        case.update({"expect": [], "forbid": [], "chains": [], "require": [], "span": span.to_json()})
-        return case
+    def _named(argname: builtins.list[Token], op: str) -> dict[str, Any]:
+        return {"name": _name(argname[0]), "op": op}
 
-    def case(self, tree: Tree[Any]) -> dict[str, Any]:
-        name_tree = next(c for c in tree.children if isinstance(c, Tree))
-        case = self.new_case(self.name(name_tree), _span_of(tree))
-        for child in tree.children:
-            if isinstance(child, Tree) and child is not name_tree:
-                self.statement(case, child)
-        return case
+    @staticmethod
+    def _close(node: dict[str, Any], argname: builtins.list[Token], last: Any) -> dict[str, Any]:
+        if len(argname) > 1:
+            node["optional"] = True
+        node["span"] = _span(argname[0], last)
+        return node
 
-    def statement(self, case: dict[str, Any], tree: Tree[Any]) -> None:
-        kind = tree.data
-        span = _span_of(tree).to_json()
-        if kind == "expect_stmt":
-            calls = [self.call(c) for c in tree.children if isinstance(c, Tree)]
-            start = len(case["expect"])
-            case["expect"].extend(calls)
-            if len(calls) > 1:
-                case["chains"].append(list(range(start, start + len(calls))))
-        elif kind == "forbid_stmt":
-            case["forbid"].append(self.call(next(c for c in tree.children if isinstance(c, Tree))))
-        elif kind == "question_stmt":
-            case["question"] = self.name(next(c for c in tree.children if isinstance(c, Tree)))
-            case["question_span"] = span
-        elif kind in ("require_accuracy", "require_pass_rate"):
-            number = next(c for c in tree.children if isinstance(c, Tree))
-            case["require"].append(
-                {
-                    "kind": "accuracy" if kind == "require_accuracy" else "pass_rate",
-                    "threshold": self.values.transform(number),
-                    "span": span,
-                }
+    def arg_eq(self, children: builtins.list[Any]) -> dict[str, Any]:
+        argname, _, value = children
+        node = self._named(argname, "eq")
+        if type(value) is _Value:
+            if value.partial:
+                node["op"] = "partial"
+            node["value"] = value.value
+        else:
+            node["value"] = _value(value)
+        return self._close(node, argname, value)
+
+    def arg_any(self, children: builtins.list[Any]) -> dict[str, Any]:
+        argname, _, word = children
+        return self._close(self._named(argname, "any"), argname, word)
+
+    def arg_in(self, children: builtins.list[Any]) -> dict[str, Any]:
+        argname, _, values = children
+        node = self._named(argname, "in")
+        if values.partial:
+            # Reported after any problem inside the list, as the list is read first.
+            opening, closing = values.start, values.end
+            _BUILD.problem(
+                closing.start_pos or 0,
+                make(
+                    "P100",
+                    '"..." can only stand in a value after "="',
+                    Span(
+                        opening.line or 1,
+                        opening.column or 1,
+                        closing.end_line or 1,
+                        closing.end_column or 1,
+                    ),
+                    help="list whole values after in, or match a partial object with =",
+                ),
             )
-        else:
-            flag = kind.removeprefix("require_")
-            case["require"].append({"kind": flag, "span": span})
+        node["values"] = values.value
+        return self._close(node, argname, values)
 
-    def call(self, tree: Tree[Any]) -> dict[str, Any]:
-        children = [c for c in tree.children if isinstance(c, Tree) or c.type in ("NAME", "STRING")]
-        tool = self.name(children[0])
-        args = [self.arg(a) for a in children[1:]]
-        node: dict[str, Any] = {"tool": tool}
-        if args:
-            node["args"] = args
-        node["span"] = _span_of(tree).to_json()
-        return node
+    def arg_regex(self, children: builtins.list[Any]) -> dict[str, Any]:
+        argname, _, pattern = children
+        node = self._named(argname, "regex")
+        node["pattern"] = _string(pattern)
+        return self._close(node, argname, pattern)
 
-    def arg(self, tree: Tree[Any]) -> dict[str, Any]:
-        kind = tree.data
-        parts = [c for c in tree.children]
-        node: dict[str, Any] = {}
-        if kind == "arg_absent":
-            node["name"] = self.name(parts[1])
-            node["op"] = "absent"
-        else:
-            argname = parts[0]
-            node["name"] = self.name(argname.children[0])
-            optional = any(isinstance(c, Token) and c.type == "QMARK" for c in argname.children)
-            if kind == "arg_eq":
-                value = self.values.transform(parts[2]) if isinstance(parts[2], Tree) else parts[2]
-                node["op"] = "partial" if isinstance(value, _Value) and value.partial else "eq"
-                node["value"] = _plain(value)
-            elif kind == "arg_any":
-                node["op"] = "any"
-            elif kind == "arg_in":
-                values = self.values.transform(parts[2])
-                if values.partial:
-                    raise _Problem(
-                        make(
-                            "P100",
-                            '"..." can only stand in a value after "="',
-                            _span_of(parts[2]),
-                            help="list whole values after in, or match a partial object with =",
-                        )
-                    )
-                node["op"] = "in"
-                node["values"] = values.value
-            elif kind == "arg_regex":
-                node["op"] = "regex"
-                node["pattern"] = self.values.transform(parts[2])
-            elif kind == "arg_cmp":
-                operator = cast(Token, parts[1].children[0])
-                node["op"] = str(operator.value)
-                node["value"] = self.values.transform(parts[2])
-            elif kind == "arg_approx":
-                node["op"] = "approx"
-                node["value"] = self.values.transform(parts[2])
-                node["tolerance"] = self.values.transform(parts[4])
-            if optional:
-                node["optional"] = True
-        node["span"] = _span_of(tree).to_json()
-        return node
+    def arg_cmp(self, children: builtins.list[Any]) -> dict[str, Any]:
+        argname, operator, number = children
+        node = self._named(argname, str(operator.value))
+        node["value"] = _number(number)
+        return self._close(node, argname, number)
+
+    def arg_approx(self, children: builtins.list[Any]) -> dict[str, Any]:
+        argname, _, centre, _, tolerance = children
+        node = self._named(argname, "approx")
+        node["value"] = _number(centre)
+        node["tolerance"] = _number(tolerance)
+        return self._close(node, argname, tolerance)
+
+    def arg_absent(self, children: builtins.list[Token]) -> dict[str, Any]:
+        word, name = children
+        return {"name": _name(name), "op": "absent", "span": _span(word, name)}
+
+    # -- statements and cases ----------------------------------------------------------
+    def expect_stmt(self, children: builtins.list[Any]) -> _Statement:
+        calls = children[1::2]
+        last = calls[-1]["span"]
+        first = children[0]
+        span = {
+            "line": first.line or 1,
+            "column": first.column or 1,
+            "end_line": last["end_line"],
+            "end_column": last["end_column"],
+        }
+        return _Statement("expect", calls, span, first)
+
+    def forbid_stmt(self, children: builtins.list[Any]) -> _Statement:
+        first, call = children
+        last = call["span"]
+        span = {
+            "line": first.line or 1,
+            "column": first.column or 1,
+            "end_line": last["end_line"],
+            "end_column": last["end_column"],
+        }
+        return _Statement("forbid", call, span, first)
+
+    def question_stmt(self, children: builtins.list[Token]) -> _Statement:
+        first, text = children
+        return _Statement("question", _string(text), _span(first, text), first)
+
+    def _threshold(self, kind: str, children: builtins.list[Token]) -> _Statement:
+        first, number = children[0], children[-1]
+        span = _span(first, number)
+        return _Statement("require", {"kind": kind, "threshold": _number(number), "span": span}, span, first)
+
+    def require_accuracy(self, children: builtins.list[Token]) -> _Statement:
+        return self._threshold("accuracy", children)
+
+    def require_pass_rate(self, children: builtins.list[Token]) -> _Statement:
+        return self._threshold("pass_rate", children)
+
+    @staticmethod
+    def _flag(kind: str, children: builtins.list[Token]) -> _Statement:
+        span = _span(children[0], children[-1])
+        return _Statement("require", {"kind": kind, "span": span}, span, children[0])
+
+    def require_no_unexpected_calls(self, children: builtins.list[Token]) -> _Statement:
+        return self._flag("no_unexpected_calls", children)
+
+    def require_no_tool_calls(self, children: builtins.list[Token]) -> _Statement:
+        return self._flag("no_tool_calls", children)
+
+    def require_order(self, children: builtins.list[Token]) -> _Statement:
+        return self._flag("order", children)
+
+    def case(self, children: builtins.list[Any]) -> dict[str, Any]:
+        case = _new_case(_name(children[1]), _span(children[0], children[-1]))
+        for child in children[3:-1]:
+            if type(child) is _Statement:
+                _add(case, child)
+        return case
+
+    def start(self, children: builtins.list[Any]) -> builtins.list[Any]:
+        return children
 
 
-def _merge(first: dict[str, int], second: Span) -> dict[str, int]:
-    return {
-        "line": first["line"],
-        "column": first["column"],
-        "end_line": second.end_line,
-        "end_column": second.end_column,
-    }
+_TRANSFORMER = _ToDocument()
+
+
+def _assemble(items: list[Any], implicit_name: str) -> dict[str, Any]:
+    """The document of the top-level items: cases, and loose statements of the implicit case."""
+    implicit: dict[str, Any] | None = None
+    cases: list[dict[str, Any]] = []
+    for item in items:
+        if type(item) is dict:
+            cases.append(item)
+        elif type(item) is _Statement:
+            if implicit is None:
+                implicit = _new_case(implicit_name, dict(item.span), implicit=True)
+            _add(implicit, item)
+            implicit["span"] = {
+                "line": implicit["span"]["line"],
+                "column": implicit["span"]["column"],
+                "end_line": item.span["end_line"],
+                "end_column": item.span["end_column"],
+            }
+    if implicit is not None:
+        cases.insert(0, implicit)
+    for case in cases:
+        for key in ("expect", "forbid", "chains", "require"):
+            if not case[key]:
+                del case[key]
+    return {"version": DOCUMENT_VERSION, "cases": cases}
 
 
 def parse_text(text: str, name: str = "spec") -> ParseResult:
@@ -575,8 +744,10 @@ def parse_text(text: str, name: str = "spec") -> ParseResult:
         text = text[1:]
     tokens: list[Token] = []
     comments: list[Comment] = []
+    problems: list[tuple[int, Diagnostic]] = []
+    _BUILD.problems = problems
     try:
-        tree = _parse(text, tokens)
+        items = _parse(text, tokens)
     except DepthError as error:
         token = error.token
         return ParseResult(
@@ -594,24 +765,47 @@ def parse_text(text: str, name: str = "spec") -> ParseResult:
     except UnexpectedInput as error:
         return ParseResult(None, [_syntax_diagnostic(error, text)], comments)
     finally:
+        _BUILD.problems = []
         comments.extend(Comment(str(t.value).rstrip("\r"), t.line or 1, t.column or 1) for t in tokens)
+    if problems:
+        first = min(problems, key=lambda item: item[0])
+        return ParseResult(None, [first[1]], comments)
+    return ParseResult(_assemble(items, name), [], comments)
+
+
+ONE_LOOP = True
+"""Parse with :class:`toolexpect._grammar.OneLoop` first; ``False`` leaves every text to lark."""
+
+
+@functools.cache
+def _parser() -> Lark:
+    """The parser of the language with the document builder embedded, built once."""
+    return build(cache=True, transformer=_TRANSFORMER)
+
+
+@functools.cache
+def _one_loop() -> OneLoop | None:
+    """The one-loop runner of the parser's tables, or ``None`` if this lark's are not as expected."""
     try:
-        document = _Builder(name).document(tree)
-    except _Problem as problem:
-        return ParseResult(None, [problem.diagnostic], comments)
-    except VisitError as error:
-        if isinstance(error.orig_exc, _Problem):
-            return ParseResult(None, [error.orig_exc.diagnostic], comments)
-        raise
-    return ParseResult(document, [], comments)
+        return OneLoop(_parser())
+    except (AttributeError, KeyError, TypeError):  # pragma: no cover - another lark
+        return None
 
 
-def _parse(text: str, comments: list[Token]) -> Tree[Any]:
-    lark = parser()
+def _parse(text: str, comments: list[Token]) -> list[Any]:
     COMMENTS.target = comments
     try:
-        tree: Tree[Any] = lark.parse(text)
-        return tree
+        loop = _one_loop() if ONE_LOOP else None
+        if loop is not None:
+            try:
+                items: list[Any] = loop(text)
+                return items
+            except Unsure:
+                # Parse again with lark, which says what is wrong; forget what was collected.
+                comments.clear()
+                _BUILD.problems.clear()
+        items = _parser().parse(text)  # type: ignore[assignment]
+        return items
     finally:
         COMMENTS.target = None
 

@@ -11,13 +11,15 @@ import contextlib
 import functools
 import json
 from collections.abc import Callable, Iterable
-from importlib import resources
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, relevance
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from toolexpect.diagnostics import Diagnostic, Span, make
+from toolexpect.document import without_spans
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 __all__ = ["schema", "schema_text", "validate"]
 
@@ -27,6 +29,11 @@ Locate = Callable[[PathKey, bool], Span | None]
 
 def schema_text() -> str:
     """The published JSON Schema of the canonical document, as text."""
+    beside = Path(__file__).parent / "schema" / "spec.schema.json"
+    if beside.is_file():  # the usual install; importlib.resources costs start-up time
+        return beside.read_text("utf-8")
+    from importlib import resources
+
     return resources.files("toolexpect").joinpath("schema", "spec.schema.json").read_text("utf-8")
 
 
@@ -39,7 +46,33 @@ def schema() -> dict[str, Any]:
 
 @functools.cache
 def _validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(schema())
+
+
+FAST = True
+"""Let ``jsonschema_rs`` (the ``fast`` extra), when it is installed, recognise valid documents.
+
+Either way a document that is not plainly valid goes to ``jsonschema``, which finds and words
+the errors. Set to ``False`` to use only ``jsonschema``.
+"""
+
+
+@functools.cache
+def _native(trusted_spans: bool) -> Any:
+    """A ``jsonschema_rs`` validator of the published schema, or ``None`` when it is not installed.
+
+    With ``trusted_spans`` the schema takes any span, as the parser wrote the spans itself.
+    """
+    try:
+        import jsonschema_rs
+    except ImportError:
+        return None
+    published = json.loads(json.dumps(schema()))
+    if trusted_spans:
+        published["$defs"]["span"] = True
+    return jsonschema_rs.Draft202012Validator(published)
 
 
 def locate_in_document(document: Any) -> Locate:
@@ -215,56 +248,122 @@ def _short(value: Any) -> str:
 
 
 @functools.cache
-def _parts() -> tuple[Draft202012Validator, Draft202012Validator]:
-    """The schema split in two: the document with any argument allowed, and one argument.
+def _parts(
+    trusted_spans: bool,
+) -> tuple[Draft202012Validator, Draft202012Validator, Draft202012Validator, Draft202012Validator]:
+    """The schema cut in four: the document with any call and requirement, one call with any
+    argument, one argument, one requirement.
 
-    A document is valid exactly when it is valid with ``$defs/arg`` replaced by ``true`` and
-    each of its arguments is valid against ``$defs/arg`` (nothing else refers to it), so
-    arguments can be checked one distinct argument at a time.
+    A document is valid exactly when it is valid with ``$defs/call`` and ``$defs/requirement``
+    replaced by ``true``, each of its calls is valid with ``$defs/arg`` replaced by ``true``, and
+    each argument and requirement is valid against its definition (nothing else refers to
+    them), so calls, arguments and requirements can be checked one distinct value at a time.
+    With ``trusted_spans`` (documents the parser wrote) ``$defs/span`` is ``true`` as well: the
+    parser writes the spans itself.
     """
+    from jsonschema import Draft202012Validator
+
     published = schema()
-    skeleton = json.loads(json.dumps(published))
-    skeleton["$defs"]["arg"] = True
-    one_arg = {
-        "$schema": published["$schema"],
-        "$defs": published["$defs"],
-        "$ref": "#/$defs/arg",
-    }
-    return Draft202012Validator(skeleton), Draft202012Validator(one_arg)
+    defs = json.loads(json.dumps(published["$defs"]))
+    if trusted_spans:
+        defs["span"] = True
+
+    def cut(root: str | None, **whole: bool) -> Draft202012Validator:
+        top: dict[str, Any] = dict(published) if root is None else {"$schema": published["$schema"]}
+        top["$defs"] = {**defs, **whole}
+        if root is not None:
+            top["$ref"] = f"#/$defs/{root}"
+        return Draft202012Validator(top)
+
+    return cut(None, call=True, requirement=True), cut("call", arg=True), cut("arg"), cut("requirement")
 
 
-_VALID_ARGS: dict[str, None] = {}
-_VALID_ARGS_LIMIT = 4096
+_VALID: dict[bool, tuple[dict[str, None], dict[str, None], dict[str, None]]] = {
+    False: ({}, {}, {}),
+    True: ({}, {}, {}),
+}
+"""Per trust of spans: the keys of calls, arguments and requirements found valid in this process."""
+_VALID_LIMIT = 4096
 
 
-def _quickly_valid(document: Any) -> bool:
-    """True when ``document`` is valid; checks each distinct argument once. False: look closer."""
-    skeleton, one_arg = _parts()
+def _remember(known: dict[str, None], key: str) -> None:
+    if len(known) >= _VALID_LIMIT:
+        known.clear()
+    known[key] = None
+
+
+def _quickly_valid(document: Any, trusted_spans: bool = False) -> bool:
+    """True when ``document`` is valid; checks each distinct call, argument and requirement once.
+
+    False: look closer. A call's key leaves out its arguments but for their number (the cut
+    schema of a call accepts any argument), and with ``trusted_spans`` keys leave out spans.
+    With the ``fast`` extra installed, ``jsonschema_rs`` checks the whole document instead.
+    """
+    native = _native(trusted_spans) if FAST else None
+    if native is not None:
+        try:
+            return bool(native.is_valid(document))
+        except (TypeError, ValueError, OverflowError):
+            return False
+    skeleton, one_call, one_arg, one_requirement = _parts(trusted_spans)
     if not skeleton.is_valid(document):
         return False
-    for case in document["cases"]:
-        for kind in ("expect", "forbid"):
-            for call in case.get(kind, ()):
-                for arg in call.get("args", ()):
-                    try:
-                        key = json.dumps(arg, sort_keys=True, allow_nan=False)
-                    except (TypeError, ValueError):
+    calls_known, args_known, requirements_known = _VALID[trusted_spans]
+    dumps = json.dumps
+    try:
+        for case in document["cases"]:
+            for requirement in case.get("require", ()):
+                key = dumps(
+                    [[k, v] for k, v in requirement.items() if not (trusted_spans and k == "span")],
+                    allow_nan=False,
+                )
+                if key not in requirements_known:
+                    if not one_requirement.is_valid(requirement):
                         return False
-                    if key in _VALID_ARGS:
-                        continue
-                    if not one_arg.is_valid(arg):
-                        return False
-                    if len(_VALID_ARGS) >= _VALID_ARGS_LIMIT:
-                        _VALID_ARGS.clear()
-                    _VALID_ARGS[key] = None
+                    _remember(requirements_known, key)
+            for kind in ("expect", "forbid"):
+                for call in case.get(kind, ()):
+                    args = call.get("args", ())
+                    key = dumps(
+                        [
+                            [k, ["#args", len(v)] if k == "args" and type(v) is list else v]
+                            for k, v in call.items()
+                            if not (trusted_spans and k == "span")
+                        ],
+                        allow_nan=False,
+                    )
+                    if key not in calls_known:
+                        if not one_call.is_valid(call):
+                            return False
+                        _remember(calls_known, key)
+                    for arg in args:
+                        key = dumps(
+                            [[k, v] for k, v in arg.items() if not (trusted_spans and k == "span")],
+                            allow_nan=False,
+                        )
+                        if key in args_known:
+                            continue
+                        if not one_arg.is_valid(arg):
+                            return False
+                        _remember(args_known, key)
+    except (TypeError, ValueError, AttributeError):
+        return False
     return True
 
 
-def validate(document: Any, locate: Locate | None = None) -> list[Diagnostic]:
-    """Check ``document`` against the schema; one diagnostic per distinct problem, in order."""
-    if _quickly_valid(document):
+def validate(document: Any, locate: Locate | None = None, *, trusted_spans: bool = False) -> list[Diagnostic]:
+    """Check ``document`` against the schema; one diagnostic per distinct problem, in order.
+
+    ``trusted_spans``: the parser wrote the document's spans, so they are not checked (what the
+    user wrote is everything else).
+    """
+    if _quickly_valid(document, trusted_spans):
         return []
+    from jsonschema.exceptions import relevance
+
     where = locate or locate_in_document(document)
+    if trusted_spans:
+        document = without_spans(document)
     errors: Iterable[ValidationError] = _validator().iter_errors(document)
     seen: set[tuple[PathKey, str]] = set()
     result: list[tuple[tuple[int, int], Diagnostic]] = []

@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from toolexpect._grammar import MAX_DEPTH
 from toolexpect.diagnostics import Diagnostic, Span, make
+
+if TYPE_CHECKING:
+    import yaml
 
 __all__ = ["DOCUMENT_DEPTH", "Located", "read_json", "read_yaml"]
 
@@ -206,6 +207,8 @@ def _index_json(text: str, located: Located) -> None:
 
 def read_yaml(text: str) -> Located:
     """Read a YAML spec with the safe loader; errors become P109 diagnostics with a place."""
+    import yaml  # only YAML specs need it; imported here to keep start-up short
+
     if text.startswith("\ufeff"):
         text = text[1:]
     loader = yaml.SafeLoader(text)
@@ -266,6 +269,8 @@ def _node_span(node: yaml.Node) -> Span:
 
 
 def _index_yaml(root: yaml.Node, located: Located) -> bool:
+    import yaml
+
     stack: list[tuple[yaml.Node, PathKey, int]] = [(root, (), 0)]
     visited = 0
     while stack:

@@ -10,14 +10,15 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from toolexpect import lint, schema
 from toolexpect.diagnostics import Diagnostic, Severity, Span, make
-from toolexpect.document import without_spans
-from toolexpect.model import Spec, from_document
 from toolexpect.parse import Comment, parse_text
 from toolexpect.sources import read_json, read_yaml
+
+if TYPE_CHECKING:
+    from toolexpect.model import Spec
 
 __all__ = [
     "MAX_SPEC_BYTES",
@@ -42,15 +43,30 @@ _VALUE_CODES = {"V204", "V205", "V206", "V207"}
 
 @dataclass(slots=True)
 class SpecFile:
-    """A spec file after the pipeline: its text, document, model and diagnostics."""
+    """A spec file after the pipeline: its text, document, model and diagnostics.
+
+    The model (``spec``) is built on first use, and only from a document that was valid and
+    free of lint errors at the end of the pipeline: ``toolexpect lint`` never needs it.
+    """
 
     path: str | None
     kind: Kind
     text: str | None = None
     document: dict[str, Any] | None = None
-    spec: Spec | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     comments: list[Comment] = field(default_factory=list)
+    modelled: bool = False
+    """True when the pipeline found the document fit for a model."""
+    _spec: Spec | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def spec(self) -> Spec | None:
+        """The typed model of the spec, or ``None`` when the pipeline found problems."""
+        if self._spec is None and self.modelled and self.document is not None:
+            from toolexpect.model import from_document  # lint never needs the model
+
+            self._spec = from_document(self.document, self.path)
+        return self._spec
 
     @property
     def ok(self) -> bool:
@@ -101,7 +117,7 @@ def parse_spec_source(
         return _placed(result)
     if kind == "text":
         # The parser writes the spans itself; what the user wrote is everything else.
-        problems = schema.validate(without_spans(document), schema.locate_in_document(document))
+        problems = schema.validate(document, schema.locate_in_document(document), trusted_spans=True)
     else:
         problems = schema.validate(document, locate)
     if problems:
@@ -115,8 +131,7 @@ def parse_spec_source(
         _attach_spans(document, locate)
     result.document = document
     result.diagnostics.extend(lint.check(document, locate or schema.locate_in_document(document)))
-    if result.ok:
-        result.spec = from_document(document, path)
+    result.modelled = result.ok
     return _placed(result)
 
 

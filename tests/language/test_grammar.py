@@ -9,6 +9,8 @@ import sysconfig
 import venv
 from pathlib import Path
 
+import pytest
+
 from toolexpect import _grammar
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,3 +62,21 @@ def test_wheel_carries_and_finds_its_grammar(tmp_path: Path) -> None:
     assert package.is_relative_to(site), package
     assert grammar == Path(site) / "toolexpect" / "grammar" / "toolexpect.lark"
     assert grammar.read_text(encoding="utf-8") == _grammar.grammar_text()
+
+
+def test_the_parser_cache_is_keyed_by_grammar_and_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A change of the grammar text or of how the parser is built gives another cache file."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("TOOLEXPECT_NO_CACHE", raising=False)
+    text = _grammar.grammar_text()
+    first = _grammar.cache_path(text)
+    assert first is not None
+    assert first.startswith(str(tmp_path / "toolexpect"))
+    assert _grammar.cache_path(text) == first
+    assert _grammar.cache_path(text + "\n// changed\n") != first
+    monkeypatch.setattr(_grammar, "_BUILD_OPTIONS", _grammar._BUILD_OPTIONS + " other")
+    assert _grammar.cache_path(text) != first
+    monkeypatch.setenv("TOOLEXPECT_NO_CACHE", "1")
+    assert _grammar.cache_path(text) is None
