@@ -52,7 +52,7 @@ def _validator() -> Draft202012Validator:
 
 
 FAST = True
-"""Let ``jsonschema_rs`` (the ``fast`` extra), when it is installed, recognise valid documents.
+"""Let ``jsonschema_rs`` (a dependency; absent only after ``--no-deps``) recognise valid documents.
 
 Either way a document that is not plainly valid goes to ``jsonschema``, which finds and words
 the errors. Set to ``False`` to use only ``jsonschema``.
@@ -297,7 +297,7 @@ def _quickly_valid(document: Any, trusted_spans: bool = False) -> bool:
 
     False: look closer. A call's key leaves out its arguments but for their number (the cut
     schema of a call accepts any argument), and with ``trusted_spans`` keys leave out spans.
-    With the ``fast`` extra installed, ``jsonschema_rs`` checks the whole document instead.
+    Where ``jsonschema_rs`` is installed (it is a dependency), it checks the whole document instead.
     """
     native = _native(trusted_spans) if FAST else None
     if native is not None:
