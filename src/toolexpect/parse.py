@@ -179,6 +179,8 @@ def _unclosed_before(text: str, token: Token, expected: set[str]) -> Span | None
     """
     if not expected & {"RPAR", "RSQB", "RBRACE"} or token.start_pos is None:
         return None
+    if expected & {"EXPECT", "FORBID", "REQUIRE"}:
+        return None  # at a statement: the "}" that would do is the case's, not a list's
     end = token.start_pos
     while end > 0 and text[end - 1] in " \t\r\n":
         end -= 1

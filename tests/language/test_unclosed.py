@@ -19,3 +19,13 @@ def test_error_inside_the_same_line_keeps_its_place() -> None:
     (diagnostic,) = parse_text("expect a(b=1,\n  c=2 d=3)\n").diagnostics
     assert diagnostic.span is not None
     assert (diagnostic.span.line, diagnostic.span.column) == (2, 7)
+
+
+def test_misspelt_statement_after_an_open_case_is_reported_at_the_word() -> None:
+    """The case's own "{" is no open list: a misspelt keyword on the next line is marked there."""
+    (diagnostic,) = parse_text('case "c" {\n    expec get_weather(city="Berlin")\n}\n').diagnostics
+    assert diagnostic.code == "P100"
+    assert diagnostic.span is not None
+    assert (diagnostic.span.line, diagnostic.span.column, diagnostic.span.end_column) == (2, 5, 10)
+    assert diagnostic.message.endswith('found "expec"')
+    assert diagnostic.help == 'did you mean "expect"?'
