@@ -1385,8 +1385,12 @@ class CompiledCase:
             failures=(Failure("error", message, self.case.span),),
         )
 
-    def evaluate(self, calls: Sequence[ToolCall] | None) -> RunResult:
-        """Score one recorded run and decide pass or fail (LANGUAGE.md section 3)."""
+    def evaluate(self, calls: Sequence[ToolCall] | None, *, explain_later: bool = False) -> RunResult:
+        """Score one recorded run and decide pass or fail (LANGUAGE.md section 3).
+
+        With ``explain_later`` a failing run's ``failures`` are worked out when first read
+        (the run keeps ``calls``, which must then not change); they are the same either way.
+        """
         case = self.case
         if calls is None:
             return self._error(f'no recorded sample for case "{case.name}"')
@@ -1430,6 +1434,31 @@ class CompiledCase:
         if threshold_ok and not forbidden and not unexpected and not called and not breaks:
             return new_run(case.name, "pass", score, matched, expected, total, precision, f1, pairs, ())
 
+        facts = (calls, assigned, by_tool, called, threshold_ok, forbidden, unexpected, breaks)
+        if explain_later:
+            explain = functools.partial(self._failures, *facts)
+            return _explained_later(case.name, score, matched, expected, total, precision, f1, pairs, explain)
+        failures = self._failures(*facts)
+        return RunResult(case.name, "fail", score, matched, expected, total, precision, f1, pairs, failures)
+
+    # -- explaining -------------------------------------------------------------------
+
+    def _failures(
+        self,
+        calls: Sequence[ToolCall],
+        assigned: list[int],
+        by_tool: Mapping[str, list[int]],
+        called: bool,
+        threshold_ok: bool,
+        forbidden: list[tuple[int, list[int]]],
+        unexpected: bool,
+        breaks: list[tuple[int | None, tuple[int, ...], tuple[int, int]]],
+    ) -> tuple[Failure, ...]:
+        """Why a failing run failed: every failure, in the order the report lists them."""
+        case = self.case
+        total = len(calls)
+        expected = len(self._expectations)
+        matched = sum(1 for c in assigned if c >= 0)
         failures: list[Failure] = []
         if called:
             failures.append(
@@ -1473,20 +1502,7 @@ class CompiledCase:
             failures.extend(self._explain_unexpected(calls, assigned))
         for number, chain, (step, previous) in breaks:
             failures.append(self._explain_order(number, chain, step, previous, calls, by_tool))
-        return RunResult(
-            case.name,
-            "fail",
-            score,
-            matched,
-            expected,
-            total,
-            precision,
-            f1,
-            pairs,
-            tuple(failures),
-        )
-
-    # -- explaining -------------------------------------------------------------------
+        return tuple(failures)
 
     def _explain_unmatched(self, calls: Sequence[ToolCall], assigned: list[int]) -> list[Failure]:
         by_tool: dict[str, list[int]] = {}
@@ -1648,6 +1664,71 @@ def _arg_report(matcher: ArgMatcher, check: Check, arguments: Mapping[str, Any],
     else:
         message = f"{matcher.name}: expected {expected}, got {got}"
     return ArgReport(matcher.name, holds, expected, got, message)
+
+
+_FAILURES_SLOT: Any = vars(RunResult)["failures"]
+_SET_CLASS = object.__setattr__
+
+
+class _ExplainedLater(RunResult):
+    """A failing :class:`RunResult` whose ``failures`` are worked out when first read.
+
+    Until then its ``failures`` slot holds the function that works them out; the first
+    read (or a comparison, ``repr``, ``hash``, copy or pickle) stores the tuple and turns
+    the object into a plain :class:`RunResult`, equal to the one made at once.
+    """
+
+    __slots__ = ()
+
+    @property
+    def failures(self) -> tuple[Failure, ...]:
+        """Why the run failed (worked out now, once)."""
+        return _explain_now(self)
+
+    def __eq__(self, other: object) -> bool:
+        _explain_now(self)
+        return self == other
+
+    def __hash__(self) -> int:
+        _explain_now(self)
+        return hash(self)
+
+    def __repr__(self) -> str:
+        _explain_now(self)
+        return repr(self)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        _explain_now(self)
+        return self.__reduce_ex__(protocol)
+
+
+def _explain_now(run: RunResult) -> tuple[Failure, ...]:
+    """The failures of ``run``, working them out if it was made with ``explain_later``."""
+    found = _FAILURES_SLOT.__get__(run, RunResult)
+    if type(found) is tuple:
+        return found
+    failures: tuple[Failure, ...] = found()
+    _FAILURES_SLOT.__set__(run, failures)
+    _SET_CLASS(run, "__class__", RunResult)
+    return failures
+
+
+def _explained_later(
+    case: str,
+    score: float | None,
+    matched: int,
+    expected: int,
+    calls: int,
+    precision: float | None,
+    f1: float | None,
+    pairs: tuple[tuple[int, int], ...],
+    explain: Callable[[], tuple[Failure, ...]],
+) -> RunResult:
+    """A failing run whose failures ``explain()`` gives on first read."""
+    run = new_run(case, "fail", score, matched, expected, calls, precision, f1, pairs, ())
+    _FAILURES_SLOT.__set__(run, explain)
+    _SET_CLASS(run, "__class__", _ExplainedLater)
+    return run
 
 
 @functools.lru_cache(maxsize=65_536)
