@@ -106,23 +106,45 @@ def _plain(value: Any) -> Any:
 
 
 def _plain_call(value: dict[Any, Any]) -> ToolCall | None:
-    """The call of a plain dict (string name, dict of plain arguments), else ``None``."""
-    name = value.get("name")
-    if type(name) is not str or not name:
+    """The call of a plain dict (a string name, a dict of plain arguments), else ``None``.
+
+    ``None`` sends the dict to the general path: no ``arguments`` key (``args``, none at
+    all), arguments that are ``None`` or a JSON string, or values that are not plain.
+    """
+    try:
+        name = value["name"]
+        raw = value["arguments"]
+    except KeyError:
         return None
-    raw = value.get("arguments", _NOT_PLAIN)
-    if raw is _NOT_PLAIN:
-        raw = value.get("args")
-    if raw is None:
-        arguments: Any = {}
-    elif type(raw) is dict:
-        arguments = _plain(raw)
-        if arguments is _NOT_PLAIN:
+    if type(name) is not str or not name or type(raw) is not dict:
+        return None
+    arguments: dict[str, Any] = {}
+    for key, item in raw.items():
+        if type(key) is not str:
             return None
-    else:
-        return None
-    found = value.get("id")
-    return new_call(name, arguments, found if isinstance(found, str) else None)
+        if type(item) not in _SCALARS:
+            item = _plain(item)
+            if item is _NOT_PLAIN:
+                return None
+        arguments[key] = item
+    if "id" in value:
+        found = value["id"]
+        return new_call(name, arguments, found if isinstance(found, str) else None)
+    return new_call(name, arguments)
+
+
+def _calls(values: Iterable[CallLike]) -> tuple[ToolCall, ...]:
+    """``tuple(as_calls(values))``, with plain dicts converted in place."""
+    calls: list[ToolCall] = []
+    add = calls.append
+    for value in values:
+        if type(value) is dict:
+            call = _plain_call(value)
+            if call is not None:
+                add(call)
+                continue
+        add(as_call(value))
+    return tuple(calls)
 
 
 def as_call(value: CallLike) -> ToolCall:
@@ -271,7 +293,7 @@ class ToolCallAccuracyEvaluator:
                 "(nothing was recorded). Pass an empty list for a run that called no tools"
             )
         compiled = _compiled(sample.question, expected)
-        calls = tuple([as_call(c) for c in recorded])
+        calls = _calls(recorded)
         result = compiled.evaluate(calls, explain_later=True)
         return _new_evaluation(self.name, result.score, result, compiled.case, calls)
 
@@ -317,11 +339,16 @@ class _KeyPickler(pickle.Pickler):
 
 
 class _Keys(threading.local):
-    """One buffer and pickler per thread, reused from key to key."""
+    """One buffer and pickler per thread, reused from key to key.
+
+    The pickler runs in fast mode (no memo): shared and repeated parts are written out in
+    full, so a key depends on the value alone; a cyclic value is refused.
+    """
 
     def __init__(self) -> None:
         self.buffer = io.BytesIO()
-        self.pickler = _KeyPickler(self.buffer, protocol=pickle.HIGHEST_PROTOCOL)
+        self.pickler = _KeyPickler(self.buffer, protocol=5)
+        self.pickler.fast = True
 
 
 _KEYS = _Keys()
@@ -333,10 +360,8 @@ def _key(value: Any) -> bytes | None:
     buffer = keys.buffer
     buffer.seek(0)
     buffer.truncate()
-    pickler = keys.pickler
-    pickler.clear_memo()
     try:
-        pickler.dump(value)
+        keys.pickler.dump(value)
     except Exception:  # not plain (TypeError), too deep (RecursionError), ...
         return None
     return buffer.getvalue()
