@@ -25,7 +25,7 @@ from typing import Any, TypeAlias, cast
 
 from toolexpect.calls import RecordedSample, ToolCall, new_call
 from toolexpect.diagnostics import Diagnostic, Span
-from toolexpect.matching import CompiledCase, RunResult, compile_case, evaluate
+from toolexpect.matching import CompiledCase, RunResult, compile_case
 from toolexpect.model import ArgMatcher, Case, Expectation, Op, Pattern, Spec
 from toolexpect.recording import Recording, to_json
 from toolexpect.report.diagnostics import render
@@ -190,7 +190,8 @@ def _plain_calls(value: Any) -> bool:
     if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
         return False
     return all(
-        isinstance(v, ToolCall) or (isinstance(v, Mapping) and "name" in v and set(v) <= _CALL_KEYS)
+        ((type(v) is dict or isinstance(v, Mapping)) and "name" in v and set(v) <= _CALL_KEYS)
+        or isinstance(v, ToolCall)
         for v in value
     )
 
@@ -238,7 +239,10 @@ class Evaluation:
     """The result of evaluating one run: a named score and the matcher's verdict.
 
     ``value`` is the accuracy (``None`` only for a case without expectations);
-    ``result`` the matcher's ``RunResult`` (failures, pairs, precision, f1).
+    ``result`` the matcher's ``RunResult`` (failures, pairs, precision, f1). Evaluations
+    made by the evaluator and :func:`score` work out a failing run's ``result.failures``
+    (and so ``explanation``) when first asked for: reading ``value`` or ``passed`` does not
+    pay for them, and they are the same as when made at once.
     """
 
     name: str
@@ -479,9 +483,8 @@ def score(spec_or_case: Spec | Case | str, calls: Any, *, case: str | None = Non
     ``None`` for "nothing recorded" (an error result, never a score).
     """
     chosen, path = _case(spec_or_case, case)
-    recorded = None if calls is None else calls_from(calls)
-    result = evaluate(chosen, recorded)
-    kept = None if recorded is None else tuple(recorded)
+    kept = None if calls is None else tuple(calls_from(calls))
+    result = compile_case(chosen).evaluate(kept, explain_later=True)
     return Evaluation("Tool Call Accuracy", result.score, result, chosen, kept, path=path)
 
 

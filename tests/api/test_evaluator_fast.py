@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import toolexpect
 from toolexpect import Sample, ToolCall, ToolCallAccuracyEvaluator, parse_spec
 from toolexpect.api import as_call, as_calls, expectation_of
 from toolexpect.calls import new_call
@@ -334,3 +335,42 @@ def test_dict_and_ordered_dict_expectations_give_one_case() -> None:
     assert plain == ordered
     assert plain.value == 1.0
     assert ordered.case.expectations == (Expectation("f", plain.case.expectations[0].args),)
+
+
+def test_score_explains_on_demand_what_it_would_have_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """score() explains a failure only when asked, as it would at once, even after the list changed."""
+    made: list[int] = []
+    original = CompiledCase._failures
+
+    def counted(self: CompiledCase, *args: Any) -> Any:
+        made.append(1)
+        return original(self, *args)
+
+    monkeypatch.setattr(CompiledCase, "_failures", counted)
+    spec = parse_spec('expect get_weather(city="Berlin")\nexpect send_email\n')
+    recorded = [{"name": "get_weather", "arguments": {"city": "Rome"}}]
+    evaluation = toolexpect.score(spec, recorded)
+    assert evaluation.value == 0.0 and not evaluation.passed
+    assert made == []
+    recorded.append({"name": "send_email", "arguments": {}})
+    eager = evaluate(spec.cases[0], as_calls(recorded[:1]))
+    assert evaluation.result == eager
+    assert evaluation.explanation == explain_run(spec.cases[0], eager, as_calls(recorded[:1]))
+    assert "get_weather" in evaluation.explanation and "Rome" in evaluation.explanation
+
+
+def test_fluent_evaluation_explains_as_the_matcher_does() -> None:
+    """given()...then().evaluation() of a failing run has the failures the matcher gives at once."""
+    then = (
+        toolexpect.given()
+        .expected_tool_call("get_weather")
+        .with_argument("city", "Berlin")
+        .when()
+        .tool_calls([{"name": "get_weather", "arguments": {"city": "Rome"}}])
+        .then()
+    )
+    evaluation = then.evaluation()
+    assert evaluation.value == 0.0
+    eager = evaluate(evaluation.case, then.calls)
+    assert evaluation.result == eager
+    assert [f.kind for f in evaluation.result.failures] == ["threshold", "unmatched"]
