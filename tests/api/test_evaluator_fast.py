@@ -24,7 +24,17 @@ import toolexpect
 from toolexpect import Sample, ToolCall, ToolCallAccuracyEvaluator, parse_spec
 from toolexpect.api import as_call, as_calls, expectation_of
 from toolexpect.calls import new_call
-from toolexpect.matching import CompiledCase, RunResult, evaluate
+from toolexpect.matching import (
+    ArgReport,
+    CompiledCase,
+    Failure,
+    NearMiss,
+    RunResult,
+    _new_arg_report,
+    _new_failure,
+    _new_near_miss,
+    evaluate,
+)
 from toolexpect.model import Case, Expectation
 from toolexpect.recording import to_json
 from toolexpect.report.explain import explain_run
@@ -374,3 +384,22 @@ def test_fluent_evaluation_explains_as_the_matcher_does() -> None:
     eager = evaluate(evaluation.case, then.calls)
     assert evaluation.result == eager
     assert [f.kind for f in evaluation.result.failures] == ["threshold", "unmatched"]
+
+
+def test_quickly_built_records_equal_constructed_ones() -> None:
+    """The explanation's records built without __init__ equal, and print as, the constructed ones."""
+    report = ArgReport("city", False, '"Berlin"', '"Rome"', 'city: expected "Berlin", got "Rome"')
+    miss = NearMiss(2, 1, 2, None, True, (report,))
+    failure = Failure("unmatched", "f(city=...) not matched", None, {"closest": (miss,)})
+    pairs = [
+        (_new_arg_report(report.name, report.holds, report.expected, report.got, report.message), report),
+        (_new_near_miss(2, 1, 2, None, True, (report,)), miss),
+        (_new_failure("unmatched", failure.message, None, failure.details), failure),
+    ]
+    for made, built in pairs:
+        assert type(made) is type(built)
+        assert made == built
+        assert repr(made) == repr(built)
+        assert [getattr(made, f.name) for f in dataclasses.fields(built)] == [
+            getattr(built, f.name) for f in dataclasses.fields(built)
+        ]
