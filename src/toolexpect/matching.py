@@ -287,12 +287,20 @@ _json_string: Callable[[str], str] = json.encoder.encode_basestring
 
 def _render(value: Any, limit: int = 60) -> str:
     """Short JSON-like text of a value (iterative, cut at about ``limit`` characters)."""
-    kind = type(value)
-    if kind is str:  # the common cases first, as the loop below writes them
+    kind = type(value)  # plain scalars first, written as the loop below writes them
+    text: str | None = None
+    if kind is str:
         text = _json_string(value)
-        return text if len(text) <= limit else text[:limit] + "…"
-    if kind is int and value.bit_length() < 160:
-        text = str(value)
+    elif kind is int:
+        if value.bit_length() < 160:
+            text = str(value)
+    elif kind is float:
+        text = "NaN" if value != value else repr(value).replace("inf", "Infinity")
+    elif kind is bool:
+        text = "true" if value else "false"
+    elif value is None:
+        text = "null"
+    if text is not None:
         return text if len(text) <= limit else text[:limit] + "…"
     out: list[str] = []
     size = 0

@@ -33,6 +33,7 @@ from toolexpect.matching import (
     _new_arg_report,
     _new_failure,
     _new_near_miss,
+    _render,
     evaluate,
 )
 from toolexpect.model import Case, Expectation
@@ -403,3 +404,22 @@ def test_quickly_built_records_equal_constructed_ones() -> None:
         assert [getattr(made, f.name) for f in dataclasses.fields(built)] == [
             getattr(built, f.name) for f in dataclasses.fields(built)
         ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    value=st.one_of(
+        st.text(),
+        st.integers(),
+        st.integers(min_value=2**150, max_value=2**170),
+        st.floats(),
+        st.booleans(),
+        st.none(),
+    ),
+    limit=st.integers(min_value=1, max_value=80),
+)
+def test_scalars_render_as_inside_a_list(value: Any, limit: int) -> None:
+    """A scalar is written alone as the general loop writes it inside a list, and cut alike."""
+    whole = _render([value], 10**9)[1:-1]
+    assert _render(value, 10**9) == whole
+    assert _render(value, limit) == (whole if len(whole) <= limit else whole[:limit] + "…")
