@@ -1453,7 +1453,7 @@ class CompiledCase:
         if threshold_ok and not forbidden and not unexpected and not called and not breaks:
             return new_run(case.name, "pass", score, matched, expected, total, precision, f1, pairs, ())
 
-        facts = (calls, assigned, by_tool, called, threshold_ok, forbidden, unexpected, breaks)
+        facts = (calls, assigned, matched, by_tool, called, threshold_ok, forbidden, unexpected, breaks)
         if explain_later:
             explain = functools.partial(self._failures, *facts)
             return _explained_later(case.name, score, matched, expected, total, precision, f1, pairs, explain)
@@ -1466,6 +1466,7 @@ class CompiledCase:
         self,
         calls: Sequence[ToolCall],
         assigned: list[int],
+        matched: int,
         by_tool: Mapping[str, list[int]],
         called: bool,
         threshold_ok: bool,
@@ -1477,7 +1478,6 @@ class CompiledCase:
         case = self.case
         total = len(calls)
         expected = len(self._expectations)
-        matched = sum(1 for c in assigned if c >= 0)
         failures: list[Failure] = []
         if called:
             failures.append(
@@ -1585,7 +1585,7 @@ class CompiledCase:
         for position in positions[:MAX_SCANNED]:
             arguments = _arguments(calls[position])
             held[position] = [check(arguments) for check in checks]
-        ranked = sorted((-sum(holds), position) for position, holds in held.items())
+        ranked = sorted((-sum(map(bool, holds)), position) for position, holds in held.items())
         result: list[NearMiss] = []
         for negative, position in ranked[:MAX_CLOSEST]:
             call = calls[position]
