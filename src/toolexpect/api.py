@@ -296,6 +296,8 @@ class ToolCallAccuracyEvaluator:
                 "Tool Call Accuracy needs the recorded tool calls; the sample has tool_calls=None "
                 "(nothing was recorded). Pass an empty list for a run that called no tools"
             )
+        if type(expected) is not list and type(expected) is not tuple:
+            expected = tuple(expected)  # any iterable, read once
         compiled = _compiled(sample.question, expected)
         calls = _calls(recorded)
         result = compiled.evaluate(calls, explain_later=True)

@@ -423,3 +423,14 @@ def test_scalars_render_as_inside_a_list(value: Any, limit: int) -> None:
     whole = _render([value], 10**9)[1:-1]
     assert _render(value, 10**9) == whole
     assert _render(value, limit) == (whole if len(whole) <= limit else whole[:limit] + "…")
+
+
+def test_expected_and_recorded_calls_may_be_any_iterable() -> None:
+    """Expected and recorded calls given as generators score as the same lists do."""
+    expected = [{"name": "f", "arguments": {"a": 1}}, {"name": "g", "arguments": {}}]
+    recorded = [{"name": "f", "arguments": {"a": 1.0}}]
+    evaluator = ToolCallAccuracyEvaluator()
+    from_lists = evaluator.evaluate(Sample(expected, recorded))
+    from_generators = evaluator.evaluate(Sample((e for e in expected), (c for c in recorded)))
+    assert from_lists.value == 0.5
+    assert from_generators == from_lists
