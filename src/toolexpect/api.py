@@ -13,6 +13,7 @@ Wherever a :class:`~toolexpect.calls.ToolCall` is taken, a plain dict
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -419,9 +420,8 @@ def _compiled(question: str | None, expected: Sequence[CallLike | Expectation]) 
     cached = len(expected) <= _CACHED_EXPECTATIONS
     key = _key(("sample", question, expected)) if cached else None
     if key is not None:
-        found = _CACHE.get(key)
+        found = _cached(key)
         if found is not None:
-            _CACHE.move_to_end(key)
             return found
     case = Case(
         name=question or "sample",
@@ -431,16 +431,27 @@ def _compiled(question: str | None, expected: Sequence[CallLike | Expectation]) 
     if key is None and cached:
         key = _case_key(case)
         if key is not None:
-            found = _CACHE.get(key)
+            found = _cached(key)
             if found is not None:
-                _CACHE.move_to_end(key)
                 return found
     compiled = compile_case(case)
     if key is not None:
         _CACHE[key] = compiled
         if len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
+            with contextlib.suppress(KeyError):  # another thread emptied it meanwhile
+                _CACHE.popitem(last=False)
     return compiled
+
+
+def _cached(key: bytes) -> CompiledCase | None:
+    """The compiled case kept under ``key``, now the most recently used; ``None`` if none."""
+    found = _CACHE.get(key)
+    if found is not None:
+        try:
+            _CACHE.move_to_end(key)
+        except KeyError:  # another thread evicted it meanwhile: still the right case
+            return found
+    return found
 
 
 def _checked(loaded: SpecFile) -> Spec:

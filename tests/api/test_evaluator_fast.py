@@ -434,3 +434,30 @@ def test_expected_and_recorded_calls_may_be_any_iterable() -> None:
     from_generators = evaluator.evaluate(Sample((e for e in expected), (c for c in recorded)))
     assert from_lists.value == 0.5
     assert from_generators == from_lists
+
+
+def test_threads_share_one_evaluator(monkeypatch: pytest.MonkeyPatch, samples: list[dict[str, Any]]) -> None:
+    """Threads scoring at once through one evaluator and a tiny cache get the results scored alone."""
+    import threading
+
+    from toolexpect import api
+
+    monkeypatch.setattr(api, "_CACHE_SIZE", 2)
+    evaluator = ToolCallAccuracyEvaluator()
+    chosen = samples[:60]
+    alone = [_reference(Sample(s["expected"], s["actual"]))[1].score for s in chosen]
+    found: dict[int, list[float | None]] = {}
+
+    def work(number: int) -> None:
+        found[number] = [
+            evaluator.evaluate(Sample(s["expected"], s["actual"])).value for _ in range(5) for s in chosen
+        ]
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(found) == [0, 1, 2, 3]
+    for values in found.values():
+        assert values == alone * 5
