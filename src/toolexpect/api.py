@@ -332,12 +332,14 @@ _CACHE: OrderedDict[bytes, CompiledCase] = OrderedDict()
 
 
 class _KeyPickler(pickle.Pickler):
-    """Pickles only exact dicts, lists, tuples, strings, numbers, booleans and ``None``.
+    """Pickles only values of exact builtin types: ``None``, booleans, ints, floats, strings,
+    bytes, tuples, lists, dicts, sets and frozensets.
 
     The C pickler writes those types itself without asking :meth:`reducer_override`; every
-    other object (a subclass, an enum, a ``ToolCall``) reaches it and is refused. So two
-    values with the same bytes hold the same types and values in the same order: a key
-    that keeps ``5`` and ``5.0``, ``true`` and ``1``, ``"1"`` and ``1`` apart.
+    other object (a subclass, an enum, a ``ToolCall``, a type, a bytearray) reaches it and
+    is refused, and protocol 4 refuses a ``PickleBuffer``. So two values with the same bytes hold the
+    same types and values in the same order: a key that keeps ``5`` and ``5.0``, ``true``
+    and ``1``, ``"1"`` and ``1`` apart.
     """
 
     def reducer_override(self, obj: Any) -> Any:
@@ -354,7 +356,7 @@ class _Keys(threading.local):
 
     def __init__(self) -> None:
         self.buffer = io.BytesIO()
-        self.pickler = _KeyPickler(self.buffer, protocol=5)
+        self.pickler = _KeyPickler(self.buffer, protocol=4)
         self.pickler.fast = True
 
 

@@ -461,3 +461,26 @@ def test_threads_share_one_evaluator(monkeypatch: pytest.MonkeyPatch, samples: l
     assert sorted(found) == [0, 1, 2, 3]
     for values in found.values():
         assert values == alone * 5
+
+
+def test_cache_keys_refuse_what_they_cannot_tell_apart() -> None:
+    """Only values of exact builtin types get a key; equal keys mean identical values."""
+    import pickle as pickle_module
+
+    from toolexpect.api import _key
+
+    odd_ones: list[Any] = [Level.ONE, Text("x"), Colour.RED, OrderedDict(a=1), ToolCall("f"), int]
+    odd_ones += [pickle_module.PickleBuffer(b"x"), bytearray(b"x")]
+    for odd in odd_ones:
+        assert _key([odd]) is None, odd
+    cyclic: list[Any] = []
+    cyclic.append(cyclic)
+    assert _key(cyclic) is None
+    values: list[Any] = [1, 1.0, True, "1", b"1", (1,), [1], {"1": 1}, {1: 1}, {True: 1}, {1}, frozenset({1})]
+    values += [-0.0, 0.0, None]
+    keys = [_key(v) for v in values]
+    assert None not in keys
+    assert len(set(keys)) == len(values)
+    assert _key({"a": [1, {"b": 2.5}]}) == _key({"a": [1, {"b": 2.5}]})
+    shared = {"k": 1}
+    assert _key([shared, shared]) == _key([{"k": 1}, {"k": 1}])
