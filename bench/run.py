@@ -213,6 +213,7 @@ def run_harness(
         command.append("--no-trace")
     env = {**os.environ, **PEER_ENV}
     env.pop("PYTHONPATH", None)
+    CACHE.mkdir(parents=True, exist_ok=True)  # the working folder, also when no peer was installed
     try:
         done = subprocess.run(
             command, capture_output=True, text=True, timeout=budget * 8 + 600, env=env, cwd=CACHE

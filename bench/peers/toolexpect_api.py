@@ -1,7 +1,9 @@
 """toolexpect through its Python API: ``ToolCallAccuracyEvaluator().evaluate(Sample(...)).value``.
 
-Each sample is scored on its own (its expectations are compiled anew every time), as a user of
-the evaluator would call it; the CLI path, which compiles each case once, is timed by ``run.py``.
+Each sample is scored on its own, as a user of the evaluator would call it: its calls are converted
+from the dicts every time, and its expectations are looked up by content in the evaluator's cache
+of compiled cases (samples of one scenario share them). A failing sample's explanation is not
+asked for, so it is not built. The CLI path, which compiles each case once, is timed by ``run.py``.
 """
 
 from __future__ import annotations

@@ -13,16 +13,20 @@ Wherever a :class:`~toolexpect.calls.ToolCall` is taken, a plain dict
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
+import pickle
+import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias, cast
 
-from toolexpect.calls import RecordedSample, ToolCall
-from toolexpect.diagnostics import Diagnostic
-from toolexpect.matching import CompiledCase, RunResult, compile_case, evaluate
+from toolexpect.calls import RecordedSample, ToolCall, new_call
+from toolexpect.diagnostics import Diagnostic, Span
+from toolexpect.matching import CompiledCase, RunResult, compile_case
 from toolexpect.model import ArgMatcher, Case, Expectation, Op, Pattern, Spec
 from toolexpect.recording import Recording, to_json
 from toolexpect.report.diagnostics import render
@@ -65,8 +69,91 @@ class ToolCallAssertionError(AssertionError):
     """A failed assertion on tool calls; the message explains what was expected and got."""
 
 
+_SCALARS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
+_NOT_PLAIN: Any = object()
+
+
+def _plain(value: Any) -> Any:
+    """A copy of a value made only of dicts with string keys, lists and JSON scalars.
+
+    Exact types only (no subclasses, tuples, sets, enums): for those values it equals
+    :func:`~toolexpect.recording.to_json` at a fraction of its cost; anything else gives
+    ``_NOT_PLAIN``, and the caller takes the general path.
+    """
+    kind = type(value)
+    if kind is dict:
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                return _NOT_PLAIN
+            if type(item) not in _SCALARS:
+                item = _plain(item)
+                if item is _NOT_PLAIN:
+                    return _NOT_PLAIN
+            out[key] = item
+        return out
+    if kind is list:
+        items: list[Any] = []
+        for item in value:
+            if type(item) not in _SCALARS:
+                item = _plain(item)
+                if item is _NOT_PLAIN:
+                    return _NOT_PLAIN
+            items.append(item)
+        return items
+    if kind in _SCALARS:
+        return value
+    return _NOT_PLAIN
+
+
+def _plain_call(value: dict[Any, Any]) -> ToolCall | None:
+    """The call of a plain dict (a string name, a dict of plain arguments), else ``None``.
+
+    ``None`` sends the dict to the general path: no ``arguments`` key (``args``, none at
+    all), arguments that are ``None`` or a JSON string, or values that are not plain.
+    """
+    try:
+        name = value["name"]
+        raw = value["arguments"]
+    except KeyError:
+        return None
+    if type(name) is not str or not name or type(raw) is not dict:
+        return None
+    arguments: dict[str, Any] = {}
+    for key, item in raw.items():
+        if type(key) is not str:
+            return None
+        if type(item) not in _SCALARS:
+            item = _plain(item)
+            if item is _NOT_PLAIN:
+                return None
+        arguments[key] = item
+    if "id" in value:
+        found = value["id"]
+        return new_call(name, arguments, found if isinstance(found, str) else None)
+    return new_call(name, arguments)
+
+
+def _calls(values: Iterable[CallLike]) -> tuple[ToolCall, ...]:
+    """``tuple(as_calls(values))``, with plain dicts converted in place."""
+    calls: list[ToolCall] = []
+    add = calls.append
+    for value in values:
+        if type(value) is dict:
+            call = _plain_call(value)
+            if call is not None:
+                add(call)
+                continue
+        add(as_call(value))
+    return tuple(calls)
+
+
 def as_call(value: CallLike) -> ToolCall:
     """A ``ToolCall`` from a ``ToolCall`` or a ``{"name", "arguments"}`` dict."""
+    if type(value) is dict:
+        plain = _plain_call(value)
+        if plain is not None:
+            return plain
     if isinstance(value, ToolCall):
         return value
     if not isinstance(value, Mapping):
@@ -104,7 +191,8 @@ def _plain_calls(value: Any) -> bool:
     if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
         return False
     return all(
-        isinstance(v, ToolCall) or (isinstance(v, Mapping) and "name" in v and set(v) <= _CALL_KEYS)
+        ((type(v) is dict or isinstance(v, Mapping)) and "name" in v and set(v) <= _CALL_KEYS)
+        or isinstance(v, ToolCall)
         for v in value
     )
 
@@ -152,7 +240,10 @@ class Evaluation:
     """The result of evaluating one run: a named score and the matcher's verdict.
 
     ``value`` is the accuracy (``None`` only for a case without expectations);
-    ``result`` the matcher's ``RunResult`` (failures, pairs, precision, f1).
+    ``result`` the matcher's ``RunResult`` (failures, pairs, precision, f1). Evaluations
+    made by the evaluator and :func:`score` work out a failing run's ``result.failures``
+    (and so ``explanation``) when first asked for: reading ``value`` or ``passed`` does not
+    pay for them, and they are the same as when made at once.
     """
 
     name: str
@@ -192,69 +283,177 @@ class ToolCallAccuracyEvaluator:
     name = "Tool Call Accuracy"
 
     def evaluate(self, sample: Sample) -> Evaluation:
-        """Score ``sample``; ``ValueError`` without expected calls or without recorded calls."""
-        if not sample.expected_tool_calls:
+        """Score ``sample``; ``ValueError`` without expected calls or without recorded calls.
+
+        A failing sample's explanation (``result.failures``, ``explanation``) is worked out
+        when first asked for, so that reading ``value`` alone does not pay for it.
+        """
+        expected = sample.expected_tool_calls
+        if not expected:
             raise ValueError("Tool Call Accuracy needs at least one expected tool call; the sample has none")
-        if sample.tool_calls is None:
+        recorded = sample.tool_calls
+        if recorded is None:
             raise ValueError(
                 "Tool Call Accuracy needs the recorded tool calls; the sample has tool_calls=None "
                 "(nothing was recorded). Pass an empty list for a run that called no tools"
             )
-        case = Case(
-            name=sample.question or "sample",
-            expectations=tuple(expectation_of(e) for e in sample.expected_tool_calls),
-            question=sample.question,
-        )
-        calls = as_calls(sample.tool_calls)
-        result = _compiled(case).evaluate(calls)
-        return Evaluation(self.name, result.score, result, case, tuple(calls))
+        if type(expected) is not list and type(expected) is not tuple:
+            expected = tuple(expected)  # any iterable, read once
+        compiled = _compiled(sample.question, expected)
+        calls = _calls(recorded)
+        result = compiled.evaluate(calls, explain_later=True)
+        return _new_evaluation(self.name, result.score, result, compiled.case, calls)
+
+
+_EVALUATION_SETTERS: tuple[Any, ...] = tuple(
+    vars(Evaluation)[name].__set__ for name in ("name", "value", "result", "case", "calls", "path")
+)
+_new_object = object.__new__
+
+
+def _new_evaluation(
+    name: str, value: float | None, result: RunResult, case: Case, calls: tuple[ToolCall, ...]
+) -> Evaluation:
+    """``Evaluation(name, value, result, case, calls)`` without the frozen-dataclass ``__init__`` cost."""
+    evaluation: Evaluation = _new_object(Evaluation)
+    set_name, set_value, set_result, set_case, set_calls, set_path = _EVALUATION_SETTERS
+    set_name(evaluation, name)
+    set_value(evaluation, value)
+    set_result(evaluation, result)
+    set_case(evaluation, case)
+    set_calls(evaluation, calls)
+    set_path(evaluation, None)
+    return evaluation
 
 
 _CACHE_SIZE = 512
 _CACHED_EXPECTATIONS = 64  # larger cases are rarely repeated; keying them costs more than it saves
-_CACHE: OrderedDict[str, CompiledCase] = OrderedDict()
+_CACHE: OrderedDict[bytes, CompiledCase] = OrderedDict()
 
 
-def _arg_key(arg: ArgMatcher) -> list[Any]:
-    return [arg.name, arg.op, arg.value, arg.values, arg.pattern, arg.tolerance, arg.optional]
+class _KeyPickler(pickle.Pickler):
+    """Pickles only values of exact builtin types: ``None``, booleans, ints, floats, strings,
+    bytes, tuples, lists, dicts, sets and frozensets.
 
-
-def _compiled(case: Case) -> CompiledCase:
-    """The compiled form of an evaluator's case, reused for cases with the same expectations.
-
-    An evaluator builds a new case for every sample; most samples of a data set share their
-    expectations, and compiling is the larger part of scoring a small sample.
+    The C pickler writes those types itself without asking :meth:`reducer_override`; every
+    other object (a subclass, an enum, a ``ToolCall``, a type, a bytearray) reaches it and
+    is refused, and protocol 4 refuses a ``PickleBuffer``. So two values with the same bytes hold the
+    same types and values in the same order: a key that keeps ``5`` and ``5.0``, ``true``
+    and ``1``, ``"1"`` and ``1`` apart.
     """
-    if len(case.expectations) > _CACHED_EXPECTATIONS:
-        return compile_case(case)
+
+    def reducer_override(self, obj: Any) -> Any:
+        """Refuse every object the pickler does not write by itself."""
+        raise TypeError(f"not a plain value: {type(obj).__name__}")
+
+
+class _Keys(threading.local):
+    """One buffer and pickler per thread, reused from key to key.
+
+    The pickler runs in fast mode (no memo): shared and repeated parts are written out in
+    full, so a key depends on the value alone; a cyclic value is refused.
+    """
+
+    def __init__(self) -> None:
+        self.buffer = io.BytesIO()
+        self.pickler = _KeyPickler(self.buffer, protocol=4)
+        self.pickler.fast = True
+
+
+_KEYS = _Keys()
+
+
+def _key(value: Any) -> bytes | None:
+    """Bytes that only an identical plain value gives (see :class:`_KeyPickler`), else ``None``."""
+    keys = _KEYS
+    buffer = keys.buffer
+    buffer.seek(0)
+    buffer.truncate()
     try:
-        key = json.dumps(
+        keys.pickler.dump(value)
+    except Exception:  # not plain (TypeError), too deep (RecursionError), ...
+        return None
+    return buffer.getvalue()
+
+
+def _span_key(span: Span | None) -> tuple[int, int, int, int] | None:
+    return None if span is None else (span.line, span.column, span.end_line, span.end_column)
+
+
+def _case_key(case: Case) -> bytes | None:
+    """The cache key of a case built from ``Expectation`` s or ``ToolCall`` s (spans included)."""
+    return _key(
+        (
+            "case",
+            case.name,
+            case.question,
             [
-                case.name,
-                [
+                (
+                    e.tool,
+                    _span_key(e.span),
                     [
-                        e.tool,
-                        [
-                            [a.name, a.op, a.value, a.values, a.pattern, a.tolerance, a.optional]
-                            for a in e.args
-                        ],
-                    ]
-                    for e in case.expectations
-                ],
+                        (
+                            a.name,
+                            a.op.value,
+                            a.value,
+                            a.values,
+                            a.pattern,
+                            a.tolerance,
+                            a.optional,
+                            _span_key(a.span),
+                        )
+                        for a in e.args
+                    ],
+                )
+                for e in case.expectations
             ],
-            ensure_ascii=False,
         )
-    except (TypeError, ValueError):
-        return compile_case(case)
+    )
+
+
+def _compiled(question: str | None, expected: Sequence[CallLike | Expectation]) -> CompiledCase:
+    """The compiled case of an evaluator's sample, reused for samples with the same expectations.
+
+    Most samples of a data set share their expectations, and compiling is the larger part
+    of scoring a small sample. Expected calls given as plain dicts are keyed as they are,
+    before any conversion; others (``ToolCall``, ``Expectation``, dict subclasses) by the
+    case they make.
+    """
+    cached = len(expected) <= _CACHED_EXPECTATIONS
+    key = _key(("sample", question, expected)) if cached else None
+    if key is not None:
+        found = _cached(key)
+        if found is not None:
+            return found
+    case = Case(
+        name=question or "sample",
+        expectations=tuple([expectation_of(e) for e in expected]),
+        question=question,
+    )
+    if key is None and cached:
+        key = _case_key(case)
+        if key is not None:
+            found = _cached(key)
+            if found is not None:
+                return found
+    compiled = compile_case(case)
+    if key is not None:
+        _CACHE[key] = compiled
+        if len(_CACHE) > _CACHE_SIZE:
+            with contextlib.suppress(KeyError):  # another thread emptied it meanwhile
+                _CACHE.popitem(last=False)
+    return compiled
+
+
+def _cached(key: bytes) -> CompiledCase | None:
+    """The compiled case kept under ``key``, now the most recently used; ``None`` if none."""
     found = _CACHE.get(key)
     if found is not None:
-        _CACHE.move_to_end(key)
-        return found
-    compiled = compile_case(case)
-    _CACHE[key] = compiled
-    if len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
-    return compiled
+        try:
+            _CACHE.move_to_end(key)
+        except KeyError:  # another thread evicted it meanwhile: still the right case
+            return found
+    return found
 
 
 def _checked(loaded: SpecFile) -> Spec:
@@ -299,9 +498,8 @@ def score(spec_or_case: Spec | Case | str, calls: Any, *, case: str | None = Non
     ``None`` for "nothing recorded" (an error result, never a score).
     """
     chosen, path = _case(spec_or_case, case)
-    recorded = None if calls is None else calls_from(calls)
-    result = evaluate(chosen, recorded)
-    kept = None if recorded is None else tuple(recorded)
+    kept = None if calls is None else tuple(calls_from(calls))
+    result = compile_case(chosen).evaluate(kept, explain_later=True)
     return Evaluation("Tool Call Accuracy", result.score, result, chosen, kept, path=path)
 
 

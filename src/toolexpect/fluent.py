@@ -23,7 +23,7 @@ from typing import Any, cast
 
 from toolexpect.api import Evaluation, ToolCallAssertionError, calls_from
 from toolexpect.calls import ToolCall
-from toolexpect.matching import RunResult, evaluate
+from toolexpect.matching import RunResult, compile_case, evaluate
 from toolexpect.model import ArgMatcher, Case, Expectation, Op, Pattern
 from toolexpect.recording import Recording, record, to_json, tool_name
 from toolexpect.report.explain import explain_run
@@ -207,8 +207,9 @@ class Then:
         if not self._case.expectations:
             raise ValueError("no expected tool calls: add expected_tool_call(...) to given()")
         case = replace(self._case, threshold=1.0)
-        result = evaluate(case, self.calls)
-        return Evaluation("Tool Call Accuracy", result.score, result, case, tuple(self.calls))
+        calls = tuple(self.calls)
+        result = compile_case(case).evaluate(calls, explain_later=True)
+        return Evaluation("Tool Call Accuracy", result.score, result, case, calls)
 
     def _check(self, case: Case) -> RunResult:
         __tracebackhide__ = True

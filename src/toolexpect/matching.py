@@ -281,8 +281,27 @@ class CaseResult:
 # ---------------------------------------------------------------------------- rendering
 
 
+_json_string: Callable[[str], str] = json.encoder.encode_basestring
+"""A string as JSON text with non-ASCII characters kept: ``json.dumps(s, ensure_ascii=False)``."""
+
+
 def _render(value: Any, limit: int = 60) -> str:
     """Short JSON-like text of a value (iterative, cut at about ``limit`` characters)."""
+    kind = type(value)  # plain scalars first, written as the loop below writes them
+    text: str | None = None
+    if kind is str:
+        text = _json_string(value)
+    elif kind is int:
+        if value.bit_length() < 160:
+            text = str(value)
+    elif kind is float:
+        text = "NaN" if value != value else repr(value).replace("inf", "Infinity")
+    elif kind is bool:
+        text = "true" if value else "false"
+    elif value is None:
+        text = "null"
+    if text is not None:
+        return text if len(text) <= limit else text[:limit] + "…"
     out: list[str] = []
     size = 0
     stack: list[tuple[bool, Any]] = [(False, value)]
@@ -293,7 +312,7 @@ def _render(value: Any, limit: int = 60) -> str:
         if is_text:
             text = item
         elif isinstance(item, str):
-            text = json.dumps(item, ensure_ascii=False)
+            text = _json_string(item)
         elif item is None:
             text = "null"
         elif isinstance(item, bool):
@@ -319,7 +338,7 @@ def _render(value: Any, limit: int = 60) -> str:
             keys = list(entries)
             for position, key in enumerate(reversed(keys)):
                 stack.append((False, entries[key]))
-                stack.append((True, json.dumps(str(key), ensure_ascii=False) + ": "))
+                stack.append((True, _json_string(str(key)) + ": "))
                 if position < len(keys) - 1:
                     stack.append((True, ", "))
         else:
@@ -1385,8 +1404,12 @@ class CompiledCase:
             failures=(Failure("error", message, self.case.span),),
         )
 
-    def evaluate(self, calls: Sequence[ToolCall] | None) -> RunResult:
-        """Score one recorded run and decide pass or fail (LANGUAGE.md section 3)."""
+    def evaluate(self, calls: Sequence[ToolCall] | None, *, explain_later: bool = False) -> RunResult:
+        """Score one recorded run and decide pass or fail (LANGUAGE.md section 3).
+
+        With ``explain_later`` a failing run's ``failures`` are worked out when first read
+        (the run keeps ``calls``, which must then not change); they are the same either way.
+        """
         case = self.case
         if calls is None:
             return self._error(f'no recorded sample for case "{case.name}"')
@@ -1430,6 +1453,31 @@ class CompiledCase:
         if threshold_ok and not forbidden and not unexpected and not called and not breaks:
             return new_run(case.name, "pass", score, matched, expected, total, precision, f1, pairs, ())
 
+        facts = (calls, assigned, matched, by_tool, called, threshold_ok, forbidden, unexpected, breaks)
+        if explain_later:
+            explain = functools.partial(self._failures, *facts)
+            return _explained_later(case.name, score, matched, expected, total, precision, f1, pairs, explain)
+        failures = self._failures(*facts)
+        return RunResult(case.name, "fail", score, matched, expected, total, precision, f1, pairs, failures)
+
+    # -- explaining -------------------------------------------------------------------
+
+    def _failures(
+        self,
+        calls: Sequence[ToolCall],
+        assigned: list[int],
+        matched: int,
+        by_tool: Mapping[str, list[int]],
+        called: bool,
+        threshold_ok: bool,
+        forbidden: list[tuple[int, list[int]]],
+        unexpected: bool,
+        breaks: list[tuple[int | None, tuple[int, ...], tuple[int, int]]],
+    ) -> tuple[Failure, ...]:
+        """Why a failing run failed: every failure, in the order the report lists them."""
+        case = self.case
+        total = len(calls)
+        expected = len(self._expectations)
         failures: list[Failure] = []
         if called:
             failures.append(
@@ -1444,7 +1492,7 @@ class CompiledCase:
             )
         if not threshold_ok:
             failures.append(
-                Failure(
+                _new_failure(
                     "threshold",
                     f"accuracy {matched}/{expected} = {matched / expected:.2f} is below "
                     f"the threshold {case.threshold:g}",
@@ -1473,20 +1521,7 @@ class CompiledCase:
             failures.extend(self._explain_unexpected(calls, assigned))
         for number, chain, (step, previous) in breaks:
             failures.append(self._explain_order(number, chain, step, previous, calls, by_tool))
-        return RunResult(
-            case.name,
-            "fail",
-            score,
-            matched,
-            expected,
-            total,
-            precision,
-            f1,
-            pairs,
-            tuple(failures),
-        )
-
-    # -- explaining -------------------------------------------------------------------
+        return tuple(failures)
 
     def _explain_unmatched(self, calls: Sequence[ToolCall], assigned: list[int]) -> list[Failure]:
         by_tool: dict[str, list[int]] = {}
@@ -1534,7 +1569,7 @@ class CompiledCase:
                     if not best.valid_json:
                         wrong = "arguments are not valid JSON; " + wrong
                     message = f"{source} not matched; closest call #{best.call + 1}: {wrong}"
-            failures.append(Failure("unmatched", message, expectation.span, details))
+            failures.append(_new_failure("unmatched", message, expectation.span, details))
         return failures
 
     def _closest(
@@ -1546,29 +1581,23 @@ class CompiledCase:
     ) -> tuple[NearMiss, ...]:
         """The calls of the tool on which most of the expectation's matchers hold."""
         checks = compiled.arg_checks
-        ranked = sorted(
-            (-sum(1 for check in checks if check(_arguments(calls[p]))), p) for p in positions[:MAX_SCANNED]
-        )
+        held: dict[int, list[bool]] = {}
+        for position in positions[:MAX_SCANNED]:
+            arguments = _arguments(calls[position])
+            held[position] = [check(arguments) for check in checks]
+        ranked = sorted((-sum(map(bool, holds)), position) for position, holds in held.items())
         result: list[NearMiss] = []
         for negative, position in ranked[:MAX_CLOSEST]:
             call = calls[position]
             arguments = _arguments(call)
             reports = tuple(
-                _arg_report(m, check, arguments, described)
-                for m, check, described in zip(
-                    compiled.expectation.args, checks, compiled.described, strict=True
+                _arg_report(m, holds, arguments, described)
+                for m, holds, described in zip(
+                    compiled.expectation.args, held[position], compiled.described, strict=True
                 )
             )
-            result.append(
-                NearMiss(
-                    call=position,
-                    holds=-negative,
-                    total=len(checks),
-                    paired_with=paired_with.get(position),
-                    valid_json=call.valid_json,
-                    args=reports,
-                )
-            )
+            paired = paired_with.get(position)
+            result.append(_new_near_miss(position, -negative, len(checks), paired, call.valid_json, reports))
         return tuple(result)
 
     def _explain_unexpected(self, calls: Sequence[ToolCall], assigned: list[int]) -> list[Failure]:
@@ -1636,9 +1665,9 @@ class CompiledCase:
         )
 
 
-def _arg_report(matcher: ArgMatcher, check: Check, arguments: Mapping[str, Any], expected: str) -> ArgReport:
-    """How one matcher fared on one call's arguments (``expected``: the matcher described)."""
-    holds = check(arguments)
+def _arg_report(matcher: ArgMatcher, holds: bool, arguments: Mapping[str, Any], expected: str) -> ArgReport:
+    """How one matcher fared on one call's arguments (``holds``: its test's answer;
+    ``expected``: the matcher described)."""
     present = matcher.name in arguments
     got = _render(arguments[matcher.name]) if present else None
     if holds:
@@ -1647,7 +1676,121 @@ def _arg_report(matcher: ArgMatcher, check: Check, arguments: Mapping[str, Any],
         message = f"{matcher.name}: missing"
     else:
         message = f"{matcher.name}: expected {expected}, got {got}"
-    return ArgReport(matcher.name, holds, expected, got, message)
+    return _new_arg_report(matcher.name, holds, expected, got, message)
+
+
+_ARG_REPORT_SETTERS: tuple[Any, ...] = tuple(
+    vars(ArgReport)[name].__set__ for name in ("name", "holds", "expected", "got", "message")
+)
+_NEAR_MISS_SETTERS: tuple[Any, ...] = tuple(
+    vars(NearMiss)[name].__set__ for name in ("call", "holds", "total", "paired_with", "valid_json", "args")
+)
+_FAILURE_SETTERS: tuple[Any, ...] = tuple(
+    vars(Failure)[name].__set__ for name in ("kind", "message", "span", "details")
+)
+
+
+def _new_arg_report(name: str, holds: bool, expected: str, got: str | None, message: str) -> ArgReport:
+    """``ArgReport(...)`` without the frozen-dataclass ``__init__`` cost (the same object)."""
+    report: ArgReport = _new_object(ArgReport)
+    set_name, set_holds, set_expected, set_got, set_message = _ARG_REPORT_SETTERS
+    set_name(report, name)
+    set_holds(report, holds)
+    set_expected(report, expected)
+    set_got(report, got)
+    set_message(report, message)
+    return report
+
+
+def _new_near_miss(
+    call: int, holds: int, total: int, paired_with: int | None, valid_json: bool, args: tuple[ArgReport, ...]
+) -> NearMiss:
+    """``NearMiss(...)`` without the frozen-dataclass ``__init__`` cost (the same object)."""
+    miss: NearMiss = _new_object(NearMiss)
+    set_call, set_holds, set_total, set_paired, set_valid, set_args = _NEAR_MISS_SETTERS
+    set_call(miss, call)
+    set_holds(miss, holds)
+    set_total(miss, total)
+    set_paired(miss, paired_with)
+    set_valid(miss, valid_json)
+    set_args(miss, args)
+    return miss
+
+
+def _new_failure(kind: FailureKind, message: str, span: Span | None, details: Mapping[str, Any]) -> Failure:
+    """``Failure(...)`` without the frozen-dataclass ``__init__`` cost (the same object)."""
+    failure: Failure = _new_object(Failure)
+    set_kind, set_message, set_span, set_details = _FAILURE_SETTERS
+    set_kind(failure, kind)
+    set_message(failure, message)
+    set_span(failure, span)
+    set_details(failure, details)
+    return failure
+
+
+_FAILURES_SLOT: Any = vars(RunResult)["failures"]
+_SET_CLASS = object.__setattr__
+
+
+class _ExplainedLater(RunResult):
+    """A failing :class:`RunResult` whose ``failures`` are worked out when first read.
+
+    Until then its ``failures`` slot holds the function that works them out; the first
+    read (or a comparison, ``repr``, ``hash``, copy or pickle) stores the tuple and turns
+    the object into a plain :class:`RunResult`, equal to the one made at once.
+    """
+
+    __slots__ = ()
+
+    @property
+    def failures(self) -> tuple[Failure, ...]:
+        """Why the run failed (worked out now, once)."""
+        return _explain_now(self)
+
+    def __eq__(self, other: object) -> bool:
+        _explain_now(self)
+        return self == other
+
+    def __hash__(self) -> int:
+        _explain_now(self)
+        return hash(self)
+
+    def __repr__(self) -> str:
+        _explain_now(self)
+        return repr(self)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        _explain_now(self)
+        return self.__reduce_ex__(protocol)
+
+
+def _explain_now(run: RunResult) -> tuple[Failure, ...]:
+    """The failures of ``run``, working them out if it was made with ``explain_later``."""
+    found = _FAILURES_SLOT.__get__(run, RunResult)
+    if type(found) is tuple:
+        return found
+    failures: tuple[Failure, ...] = found()
+    _FAILURES_SLOT.__set__(run, failures)
+    _SET_CLASS(run, "__class__", RunResult)
+    return failures
+
+
+def _explained_later(
+    case: str,
+    score: float | None,
+    matched: int,
+    expected: int,
+    calls: int,
+    precision: float | None,
+    f1: float | None,
+    pairs: tuple[tuple[int, int], ...],
+    explain: Callable[[], tuple[Failure, ...]],
+) -> RunResult:
+    """A failing run whose failures ``explain()`` gives on first read."""
+    run = new_run(case, "fail", score, matched, expected, calls, precision, f1, pairs, ())
+    _FAILURES_SLOT.__set__(run, explain)
+    _SET_CLASS(run, "__class__", _ExplainedLater)
+    return run
 
 
 @functools.lru_cache(maxsize=65_536)

@@ -1,0 +1,486 @@
+"""The evaluator's quick paths: plain-dict conversion, cache keys and explanations made on demand.
+
+Each quick path must give what the general one gives: the same calls (types included), the
+same compiled case for the same expectations only, and the same failures when asked for.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import enum
+import operator
+import pickle
+import sys
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolexpect
+from toolexpect import Sample, ToolCall, ToolCallAccuracyEvaluator, parse_spec
+from toolexpect.api import as_call, as_calls, expectation_of
+from toolexpect.calls import new_call
+from toolexpect.matching import (
+    ArgReport,
+    CompiledCase,
+    Failure,
+    NearMiss,
+    RunResult,
+    _new_arg_report,
+    _new_failure,
+    _new_near_miss,
+    _render,
+    evaluate,
+)
+from toolexpect.model import Case, Expectation
+from toolexpect.recording import to_json
+from toolexpect.report.explain import explain_run
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+import corpus
+
+
+def _typed(value: Any) -> Any:
+    """A value with the type of every part spelled out, so that ``1``, ``1.0`` and ``True`` differ."""
+    if isinstance(value, dict):
+        return (type(value), [(_typed(k), _typed(v)) for k, v in value.items()])
+    if isinstance(value, list | tuple):
+        return (type(value), [_typed(v) for v in value])
+    return (type(value), repr(value))
+
+
+def _reference_call(value: dict[str, Any]) -> ToolCall:
+    """A call converted as the module docstring of ``recording`` says (the general path)."""
+    raw = value.get("arguments", value.get("args", {})) or {}
+    found = value.get("id")
+    call_id = found if isinstance(found, str) else None
+    return ToolCall(value["name"], {str(k): to_json(v) for k, v in raw.items()}, id=call_id)
+
+
+def _reference(sample: Sample) -> tuple[Case, RunResult]:
+    """The case and the eagerly explained result, built without the evaluator's cache."""
+    case = Case(
+        name=sample.question or "sample",
+        expectations=tuple(expectation_of(e) for e in sample.expected_tool_calls),
+        question=sample.question,
+    )
+    assert sample.tool_calls is not None
+    return case, evaluate(case, as_calls(sample.tool_calls))
+
+
+class Colour(enum.Enum):
+    """An enum whose values a recorded call may carry."""
+
+    RED = "red"
+
+
+class Level(enum.IntEnum):
+    """An integer enum: an ``int`` subclass."""
+
+    ONE = 1
+
+
+class Text(str):
+    """A ``str`` subclass."""
+
+
+_scalars = st.sampled_from([0, 1, 1.0, -0.0, 2.5, True, False, None, "", "1", "true", "Berlin"])
+_odd = st.sampled_from([Colour.RED, Level.ONE, Text("x"), (1, 2), {3, 1}, frozenset({"a"}), b"raw"])
+_values = st.recursive(
+    _scalars | _odd,
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.sampled_from(["k", "n", "true", 1, True, None]), inner, max_size=3),
+    max_leaves=8,
+)
+_keys = st.sampled_from(["city", "n", "x", "true", "1"]) | st.sampled_from([1, True, None, 2.5])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    name=st.sampled_from(["get_weather", "f"]),
+    arguments=st.dictionaries(_keys, _values, max_size=4),
+    key=st.sampled_from(["arguments", "args"]),
+    call_id=st.sampled_from([None, "c1", 7, Text("c2")]),
+)
+def test_dict_calls_convert_as_the_general_path(
+    name: str, arguments: dict[Any, Any], key: str, call_id: Any
+) -> None:
+    """A dict call, plain or not, becomes the call the general path makes, types included, as a copy."""
+    value: dict[str, Any] = {"name": name, key: arguments}
+    if call_id is not None:
+        value["id"] = call_id
+    snapshot = _typed(arguments)
+    call = as_call(value)
+    expected = _reference_call(value)
+    assert call == expected
+    assert _typed(call.arguments) == _typed(expected.arguments)
+    assert (call.id, call.kind, call.raw_arguments, call.valid_json) == (
+        expected.id,
+        expected.kind,
+        expected.raw_arguments,
+        expected.valid_json,
+    )
+    assert call.arguments is not arguments
+    assert _typed(arguments) == snapshot
+    for item in arguments.values():
+        if isinstance(item, dict | list):
+            item.clear()
+    assert _typed(call.arguments) == _typed(expected.arguments)
+
+
+def test_new_call_is_the_call_the_constructor_makes() -> None:
+    """new_call gives a ToolCall equal in every field (those left out of == too) and in repr."""
+    made = new_call("f", {"a": 1}, "id-1")
+    built = ToolCall("f", {"a": 1}, "id-1")
+    assert type(made) is ToolCall
+    assert made == built
+    assert repr(made) == repr(built)
+    for field in dataclasses.fields(ToolCall):
+        assert getattr(made, field.name) == getattr(built, field.name), field.name
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.name = "g"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("bad", "error", "message"),
+    [
+        ({"arguments": {}}, ValueError, "non-empty string 'name'"),
+        ({"name": ""}, ValueError, "non-empty string 'name'"),
+        ({"name": 5, "arguments": {}}, ValueError, "non-empty string 'name'"),
+        ({"name": "f", "arguments": [1]}, ValueError, "arguments of tool call 'f' must be a dict"),
+        ({"name": "f", "args": 3}, ValueError, "arguments of tool call 'f' must be a dict"),
+        (["f", {}], TypeError, "a tool call is a ToolCall or a dict"),
+    ],
+)
+def test_bad_calls_are_refused_on_both_sides(bad: Any, error: type[Exception], message: str) -> None:
+    """A malformed call is refused with the same error as an expected and as a recorded call."""
+    good = {"name": "f", "arguments": {}}
+    evaluator = ToolCallAccuracyEvaluator()
+    with pytest.raises(error, match=message):
+        evaluator.evaluate(Sample([good], [bad]))
+    with pytest.raises(error, match=message):
+        evaluator.evaluate(Sample([bad], [good]))
+
+
+def test_invalid_json_expected_is_refused_every_time() -> None:
+    """Expected arguments that are not valid JSON are refused, however often they are given."""
+    evaluator = ToolCallAccuracyEvaluator()
+    for _ in range(2):
+        with pytest.raises(ValueError, match="not valid JSON"):
+            evaluator.evaluate(Sample([{"name": "f", "arguments": "{oops"}], []))
+
+
+_lookalikes = st.sampled_from(
+    [1, 1.0, True, "1", "true", None, [1], [1.0], [True], (1,), {"n": 1}, {"n": 1.0}, {"n": True},
+     Level.ONE, Text("1"), Colour.RED, "red"]
+)
+_lookalike_keys = st.sampled_from(["x", "true", "True", "1"]) | st.sampled_from([True, 1])
+_plain_dicts = st.builds(
+    lambda name, arguments: {"name": name, "arguments": arguments},
+    st.sampled_from(["t", "u"]),
+    st.dictionaries(_lookalike_keys, _lookalikes, max_size=2),
+)
+_expected_items = _plain_dicts | st.builds(  # a ToolCall's argument names are strings
+    lambda d: ToolCall(d["name"], {str(k): v for k, v in d["arguments"].items()}), _plain_dicts
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    expected=st.lists(_expected_items, min_size=1, max_size=3),
+    actual=st.lists(_plain_dicts, max_size=3),
+    question=st.sampled_from([None, "q", ""]),
+)
+def test_evaluator_agrees_with_uncached_scoring(
+    expected: list[Any], actual: list[dict[str, Any]], question: str | None
+) -> None:
+    """Whatever the evaluator has cached, a sample gets the case and result scoring it anew gives.
+
+    The values are lookalikes (``1``, ``1.0``, ``true``, ``"1"``, enums, ``True`` as a key)
+    drawn from a small pool, so that many samples share, or nearly share, expectations.
+    """
+    sample = Sample(expected_tool_calls=expected, tool_calls=actual, question=question)
+    evaluation = ToolCallAccuracyEvaluator().evaluate(sample)
+    case, result = _reference(sample)
+    assert evaluation.case == case
+    assert [_typed([a.value for a in e.args]) for e in evaluation.case.expectations] == [
+        _typed([a.value for a in e.args]) for e in case.expectations
+    ]
+    assert evaluation.value == result.score
+    assert evaluation.result == result
+    assert evaluation.explanation == explain_run(case, result, tuple(as_calls(actual)))
+
+
+def test_expectations_written_at_other_places_keep_their_spans() -> None:
+    """Equal expectations from different lines of a spec report their own line when unmatched."""
+    first = parse_spec('expect f(a=1)\n').cases[0].expectations
+    second = parse_spec('\n\n\nexpect f(a=1)\n').cases[0].expectations
+    evaluator = ToolCallAccuracyEvaluator()
+    lines = []
+    for expectations in (first, second, first):
+        result = evaluator.evaluate(Sample(list(expectations), [{"name": "f", "arguments": {"a": 2}}])).result
+        spans = [f.span for f in result.failures if f.kind == "unmatched"]
+        assert spans and spans[0] is not None
+        lines.append(spans[0].line)
+    assert lines == [1, 4, 1]
+
+
+@pytest.fixture(scope="module")
+def samples() -> list[dict[str, Any]]:
+    """400 samples of the benchmark corpus (most of them failing)."""
+    return list(corpus.generate(seed=5, scenarios=40, runs=10)["samples"])
+
+
+def test_value_alone_does_not_explain(monkeypatch: pytest.MonkeyPatch, samples: list[dict[str, Any]]) -> None:
+    """Reading value and passed works out no failure; the first read of failures does, once."""
+    made: list[int] = []
+    original = CompiledCase._failures
+
+    def counted(self: CompiledCase, *args: Any) -> Any:
+        made.append(1)
+        return original(self, *args)
+
+    monkeypatch.setattr(CompiledCase, "_failures", counted)
+    evaluator = ToolCallAccuracyEvaluator()
+    failing = []
+    for sample in samples:
+        evaluation = evaluator.evaluate(Sample(sample["expected"], sample["actual"]))
+        assert evaluation.value is not None
+        if not evaluation.passed:
+            failing.append(evaluation)
+    assert failing
+    assert made == []
+    first = failing[0].result.failures
+    assert first and len(made) == 1
+    assert failing[0].result.failures is first
+    assert failing[0].explanation
+    assert len(made) == 1
+
+
+def test_late_explanations_equal_eager_ones(samples: list[dict[str, Any]]) -> None:
+    """Failures and explanation asked for after value are complete and equal to the eager ones."""
+    evaluator = ToolCallAccuracyEvaluator()
+    compared = 0
+    for sample in samples:
+        plain = Sample(sample["expected"], sample["actual"])
+        evaluation = evaluator.evaluate(plain)
+        _ = evaluation.value
+        case, eager = _reference(plain)
+        if eager.passed:
+            assert evaluation.result == eager
+            continue
+        compared += 1
+        assert eager.failures
+        assert evaluation.result.failures == eager.failures
+        assert evaluation.result == eager
+        assert evaluation.explanation == explain_run(case, eager, tuple(as_calls(sample["actual"])))
+    assert compared > len(samples) // 2
+
+
+def _late(samples: list[dict[str, Any]]) -> tuple[RunResult, RunResult]:
+    """A failing result not explained yet, and the same result explained at once."""
+    for sample in samples:
+        plain = Sample(sample["expected"], sample["actual"])
+        late = ToolCallAccuracyEvaluator().evaluate(plain).result
+        if not late.passed:
+            return late, _reference(plain)[1]
+    raise AssertionError("no failing sample")
+
+
+def test_a_late_result_behaves_as_a_run_result(samples: list[dict[str, Any]]) -> None:
+    """Before its failures are read, a result compares, prints, copies and pickles as the eager one."""
+    for compare in (
+        lambda late, eager: late == eager,
+        lambda late, eager: eager == late,
+        lambda late, eager: operator.ne(late, eager) is False,
+        lambda late, eager: operator.ne(eager, late) is False,
+    ):
+        late, eager = _late(samples)
+        assert isinstance(late, RunResult)
+        assert type(late) is not RunResult  # not explained yet
+        assert compare(late, eager)
+        assert type(late) is RunResult  # comparing worked the failures out
+
+    late, _ = _late(samples)
+    assert repr(late) == repr(eager)
+    other, _ = _late(samples)
+    assert other == late
+    for make in (
+        lambda r: pickle.loads(pickle.dumps(r)),
+        copy.copy,
+        copy.deepcopy,
+        lambda r: dataclasses.replace(r, case=eager.case),
+    ):
+        fresh, _ = _late(samples)
+        made = make(fresh)
+        assert type(made) is RunResult
+        assert made == eager
+    fresh, _ = _late(samples)
+    assert dataclasses.asdict(fresh) == dataclasses.asdict(eager)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fresh.status = "pass"  # type: ignore[misc]
+
+
+def test_equal_evaluations_compare_equal(samples: list[dict[str, Any]]) -> None:
+    """Two evaluations of one sample are equal, explained or not, and print alike."""
+    evaluator = ToolCallAccuracyEvaluator()
+    sample = next(s for s in samples if evaluator.evaluate(Sample(s["expected"], s["actual"])).value != 1.0)
+    one = evaluator.evaluate(Sample(sample["expected"], sample["actual"]))
+    two = evaluator.evaluate(Sample(sample["expected"], sample["actual"]))
+    assert one == two
+    assert repr(one) == repr(two)
+    assert one.explanation == two.explanation
+
+
+def test_dict_and_ordered_dict_expectations_give_one_case() -> None:
+    """An expected call given as an OrderedDict (a Mapping, not a plain dict) is compiled the same."""
+    evaluator = ToolCallAccuracyEvaluator()
+    recorded = [{"name": "f", "arguments": {"a": 1.0}}]
+    plain = evaluator.evaluate(Sample([{"name": "f", "arguments": {"a": 1}}], recorded))
+    ordered = evaluator.evaluate(Sample([OrderedDict(name="f", arguments=OrderedDict(a=1))], recorded))
+    assert plain == ordered
+    assert plain.value == 1.0
+    assert ordered.case.expectations == (Expectation("f", plain.case.expectations[0].args),)
+
+
+def test_score_explains_on_demand_what_it_would_have_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """score() explains a failure only when asked, as it would at once, even after the list changed."""
+    made: list[int] = []
+    original = CompiledCase._failures
+
+    def counted(self: CompiledCase, *args: Any) -> Any:
+        made.append(1)
+        return original(self, *args)
+
+    monkeypatch.setattr(CompiledCase, "_failures", counted)
+    spec = parse_spec('expect get_weather(city="Berlin")\nexpect send_email\n')
+    recorded = [{"name": "get_weather", "arguments": {"city": "Rome"}}]
+    evaluation = toolexpect.score(spec, recorded)
+    assert evaluation.value == 0.0 and not evaluation.passed
+    assert made == []
+    recorded.append({"name": "send_email", "arguments": {}})
+    eager = evaluate(spec.cases[0], as_calls(recorded[:1]))
+    assert evaluation.result == eager
+    assert evaluation.explanation == explain_run(spec.cases[0], eager, as_calls(recorded[:1]))
+    assert "get_weather" in evaluation.explanation and "Rome" in evaluation.explanation
+
+
+def test_fluent_evaluation_explains_as_the_matcher_does() -> None:
+    """given()...then().evaluation() of a failing run has the failures the matcher gives at once."""
+    then = (
+        toolexpect.given()
+        .expected_tool_call("get_weather")
+        .with_argument("city", "Berlin")
+        .when()
+        .tool_calls([{"name": "get_weather", "arguments": {"city": "Rome"}}])
+        .then()
+    )
+    evaluation = then.evaluation()
+    assert evaluation.value == 0.0
+    eager = evaluate(evaluation.case, then.calls)
+    assert evaluation.result == eager
+    assert [f.kind for f in evaluation.result.failures] == ["threshold", "unmatched"]
+
+
+def test_quickly_built_records_equal_constructed_ones() -> None:
+    """The explanation's records built without __init__ equal, and print as, the constructed ones."""
+    report = ArgReport("city", False, '"Berlin"', '"Rome"', 'city: expected "Berlin", got "Rome"')
+    miss = NearMiss(2, 1, 2, None, True, (report,))
+    failure = Failure("unmatched", "f(city=...) not matched", None, {"closest": (miss,)})
+    pairs = [
+        (_new_arg_report(report.name, report.holds, report.expected, report.got, report.message), report),
+        (_new_near_miss(2, 1, 2, None, True, (report,)), miss),
+        (_new_failure("unmatched", failure.message, None, failure.details), failure),
+    ]
+    for made, built in pairs:
+        assert type(made) is type(built)
+        assert made == built
+        assert repr(made) == repr(built)
+        assert [getattr(made, f.name) for f in dataclasses.fields(built)] == [
+            getattr(built, f.name) for f in dataclasses.fields(built)
+        ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    value=st.one_of(
+        st.text(),
+        st.integers(),
+        st.integers(min_value=2**150, max_value=2**170),
+        st.floats(),
+        st.booleans(),
+        st.none(),
+    ),
+    limit=st.integers(min_value=1, max_value=80),
+)
+def test_scalars_render_as_inside_a_list(value: Any, limit: int) -> None:
+    """A scalar is written alone as the general loop writes it inside a list, and cut alike."""
+    whole = _render([value], 10**9)[1:-1]
+    assert _render(value, 10**9) == whole
+    assert _render(value, limit) == (whole if len(whole) <= limit else whole[:limit] + "…")
+
+
+def test_expected_and_recorded_calls_may_be_any_iterable() -> None:
+    """Expected and recorded calls given as generators score as the same lists do."""
+    expected = [{"name": "f", "arguments": {"a": 1}}, {"name": "g", "arguments": {}}]
+    recorded = [{"name": "f", "arguments": {"a": 1.0}}]
+    evaluator = ToolCallAccuracyEvaluator()
+    from_lists = evaluator.evaluate(Sample(expected, recorded))
+    from_generators = evaluator.evaluate(Sample((e for e in expected), (c for c in recorded)))
+    assert from_lists.value == 0.5
+    assert from_generators == from_lists
+
+
+def test_threads_share_one_evaluator(monkeypatch: pytest.MonkeyPatch, samples: list[dict[str, Any]]) -> None:
+    """Threads scoring at once through one evaluator and a tiny cache get the results scored alone."""
+    import threading
+
+    from toolexpect import api
+
+    monkeypatch.setattr(api, "_CACHE_SIZE", 2)
+    evaluator = ToolCallAccuracyEvaluator()
+    chosen = samples[:60]
+    alone = [_reference(Sample(s["expected"], s["actual"]))[1].score for s in chosen]
+    found: dict[int, list[float | None]] = {}
+
+    def work(number: int) -> None:
+        found[number] = [
+            evaluator.evaluate(Sample(s["expected"], s["actual"])).value for _ in range(5) for s in chosen
+        ]
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(found) == [0, 1, 2, 3]
+    for values in found.values():
+        assert values == alone * 5
+
+
+def test_cache_keys_refuse_what_they_cannot_tell_apart() -> None:
+    """Only values of exact builtin types get a key; equal keys mean identical values."""
+    import pickle as pickle_module
+
+    from toolexpect.api import _key
+
+    odd_ones: list[Any] = [Level.ONE, Text("x"), Colour.RED, OrderedDict(a=1), ToolCall("f"), int]
+    odd_ones += [pickle_module.PickleBuffer(b"x"), bytearray(b"x")]
+    for odd in odd_ones:
+        assert _key([odd]) is None, odd
+    cyclic: list[Any] = []
+    cyclic.append(cyclic)
+    assert _key(cyclic) is None
+    values: list[Any] = [1, 1.0, True, "1", b"1", (1,), [1], {"1": 1}, {1: 1}, {True: 1}, {1}, frozenset({1})]
+    values += [-0.0, 0.0, None]
+    keys = [_key(v) for v in values]
+    assert None not in keys
+    assert len(set(keys)) == len(values)
+    assert _key({"a": [1, {"b": 2.5}]}) == _key({"a": [1, {"b": 2.5}]})
+    shared = {"k": 1}
+    assert _key([shared, shared]) == _key([{"k": 1}, {"k": 1}])
