@@ -21,7 +21,7 @@ import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias, cast
 
 from toolexpect.calls import RecordedSample, ToolCall, new_call
@@ -155,7 +155,10 @@ def as_call(value: CallLike) -> ToolCall:
         if plain is not None:
             return plain
     if isinstance(value, ToolCall):
-        return value
+        if all(type(key) is str for key in value.arguments):
+            return value
+        # Argument names are JSON object keys: text, as a dict call's keys are made.
+        return replace(value, arguments={str(key): item for key, item in value.arguments.items()})
     if not isinstance(value, Mapping):
         raise TypeError(f"a tool call is a ToolCall or a dict with 'name'; got {type(value).__name__}")
     name = value.get("name")

@@ -484,3 +484,16 @@ def test_cache_keys_refuse_what_they_cannot_tell_apart() -> None:
     assert _key({"a": [1, {"b": 2.5}]}) == _key({"a": [1, {"b": 2.5}]})
     shared = {"k": 1}
     assert _key([shared, shared]) == _key([{"k": 1}, {"k": 1}])
+
+
+def test_tool_call_argument_names_that_are_not_text_are_read_as_text() -> None:
+    """A ``ToolCall`` with an int argument name is read as a dict call is: the name as text."""
+    evaluator = ToolCallAccuracyEvaluator()
+    expected = ToolCall("f", {1: "a"})  # type: ignore[dict-item]
+    recorded = [ToolCall("f", {"1": "b"})]
+    failing = evaluator.evaluate(Sample(expected_tool_calls=[expected], tool_calls=recorded))
+    assert failing.value == 0.0
+    assert '1: expected "a", got "b"' in failing.explanation
+    plain = [{"name": "f", "arguments": {1: "a"}}]
+    passing = evaluator.evaluate(Sample(expected_tool_calls=[expected], tool_calls=plain))
+    assert passing.value == 1.0
