@@ -685,24 +685,23 @@ class _Group:
         self.residual: Check | None = _all_of(residual) if residual else None
 
 
-def _index(names: tuple[str, ...], arguments: Sequence[Mapping[str, Any]]) -> dict[Any, list[int]]:
-    """Calls (local positions, ascending) by the keys of their values of ``names``."""
+def _column(name: str, arguments: Sequence[Mapping[str, Any]]) -> list[Hashable]:
+    """The value key of argument ``name`` of each call; ``_MISSING`` where a call lacks it."""
+    missing = _MISSING
+    return [value_key(args[name]) if name in args else missing for args in arguments]
+
+
+def _index(names: tuple[str, ...], columns: Sequence[Sequence[Hashable]]) -> dict[Any, list[int]]:
+    """Calls (local positions, ascending) by the keys of their values of ``names``.
+
+    ``columns`` holds, per name, each call's value key (:func:`_column`); calls that lack
+    one of the names are left out.
+    """
     table: dict[Any, list[int]] = {}
-    if len(names) == 1:
-        (name,) = names
-        for position, args in enumerate(arguments):
-            if name in args:
-                key = value_key(args[name])
-                bucket = table.get(key)
-                if bucket is None:
-                    table[key] = [position]
-                else:
-                    bucket.append(position)
-        return table
-    for position, args in enumerate(arguments):
-        try:
-            key = tuple(value_key(args[name]) for name in names)
-        except KeyError:
+    missing = _MISSING
+    rows: Iterable[Any] = columns[0] if len(names) == 1 else zip(*columns, strict=True)
+    for position, key in enumerate(rows):
+        if key is missing or (len(names) > 1 and missing in key):
             continue
         bucket = table.get(key)
         if bucket is None:
@@ -912,6 +911,7 @@ class _ToolPlan:
     def _indexed(self, arguments: Sequence[Mapping[str, Any]]) -> list[list[int]]:
         """Adjacency through an index on equality arguments, direct tests for the rest."""
         tables: dict[tuple[str, ...], dict[Any, list[int]]] = {}
+        columns: dict[str, list[Hashable]] = {}  # each argument's value keys, made once
         adjacency: list[list[int]] = []
         for group in self.groups:
             if not group.index_names:
@@ -920,7 +920,13 @@ class _ToolPlan:
                 continue
             table = tables.get(group.index_names)
             if table is None:
-                table = tables[group.index_names] = _index(group.index_names, arguments)
+                wanted = []
+                for name in group.index_names:
+                    column = columns.get(name)
+                    if column is None:
+                        column = columns[name] = _column(name, arguments)
+                    wanted.append(column)
+                table = tables[group.index_names] = _index(group.index_names, wanted)
             candidates = table.get(group.index_key, [])
             residual = group.residual
             if residual is not None:
