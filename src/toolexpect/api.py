@@ -119,15 +119,9 @@ def _plain_call(value: dict[Any, Any]) -> ToolCall | None:
         return None
     if type(name) is not str or not name or type(raw) is not dict:
         return None
-    arguments: dict[str, Any] = {}
-    for key, item in raw.items():
-        if type(key) is not str:
-            return None
-        if type(item) not in _SCALARS:
-            item = _plain(item)
-            if item is _NOT_PLAIN:
-                return None
-        arguments[key] = item
+    arguments = _plain(raw)
+    if arguments is _NOT_PLAIN:
+        return None
     if "id" in value:
         found = value["id"]
         return new_call(name, arguments, found if isinstance(found, str) else None)
