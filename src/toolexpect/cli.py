@@ -12,7 +12,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, TypeVar
+from typing import IO, TYPE_CHECKING, TypeVar
 
 from toolexpect import __version__
 from toolexpect.calls import RecordedSample
@@ -21,6 +21,11 @@ from toolexpect.document import without_spans
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.style import Style, wants_colour
 from toolexpect.specfile import SpecFile, find_spec_files, load_spec_file
+
+if TYPE_CHECKING:
+    from toolexpect.logs import LogReader
+    from toolexpect.model import Spec
+    from toolexpect.scoring import ScoreReport
 
 __all__ = ["main"]
 
@@ -303,7 +308,10 @@ def _without_gc(work: Callable[[], T]) -> T:
     """Run ``work`` with the cyclic garbage collector paused.
 
     Scoring builds many small objects without cycles (calls, results); reference counting frees
-    them, and pausing the collector saves it from rescanning them all again and again.
+    them, and pausing the collector saves it from rescanning them all again and again. At the
+    end every object, those made by ``work`` included, goes to the oldest generation
+    (``freeze`` then ``unfreeze``): otherwise the first collection after ``work`` would scan
+    all of them as young objects (about 0.4 s after scoring 100,000 runs).
     """
     import gc
 
@@ -313,6 +321,7 @@ def _without_gc(work: Callable[[], T]) -> T:
     try:
         return work()
     finally:
+        gc.freeze()
         gc.unfreeze()
         if enabled:
             gc.enable()
@@ -352,10 +361,11 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             only = readers[0]
             at = cut
             report = _without_gc(lambda: score_split(specs, only.path, at, only.diagnostics))
-        else:
-            if catalogue is not None:
-                samples = _checked(samples, catalogue, findings)
+        elif catalogue is not None:
+            samples = _checked(samples, catalogue, findings)
             report = _without_gc(lambda: score(specs, samples))
+        else:
+            report = _without_gc(lambda: _score_logs(specs, readers))
     except LogError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
@@ -386,6 +396,18 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         if handle is not None:
             handle.close()
     return EXIT_OK if report.ok else EXIT_FINDINGS
+
+
+def _score_logs(specs: Sequence[Spec], readers: Sequence[LogReader]) -> ScoreReport:
+    """Score the samples of ``readers`` in order; canonical samples are offered to the scorer
+    as decoded, so that passing runs are scored without building call objects."""
+    from toolexpect.scoring import Scorer
+
+    scorer = Scorer(specs)
+    take = scorer.taker()
+    for reader in readers:
+        scorer.feed(reader.read(take))
+    return scorer.report()
 
 
 def _checked(

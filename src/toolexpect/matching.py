@@ -1177,9 +1177,18 @@ class CompiledCase:
     def _pair_direct(
         self,
         calls: Sequence[ToolCall],
-        direct: Mapping[str, tuple[tuple[str, ...], Mapping[Hashable, Any], tuple[int, ...], Any]],
+        direct: Mapping[str, _DirectTool],
     ) -> tuple[list[int], int, dict[str, list[int]]]:
         """The greedy pairing when no call can fit two groups (see :meth:`_direct_plan`)."""
+        return self._pair_direct_lists([c.name for c in calls], [_arguments(c) for c in calls], direct)
+
+    def _pair_direct_lists(
+        self,
+        names: Sequence[str],
+        arguments: Sequence[Mapping[str, Any]],
+        direct: Mapping[str, _DirectTool],
+    ) -> tuple[list[int], int, dict[str, list[int]]]:
+        """:meth:`_pair_direct` on the calls' names and arguments (``{}`` for invalid JSON)."""
         buckets = self._buckets
         relevant = self._tools
         by_tool: dict[str, list[int]] = {}
@@ -1187,8 +1196,7 @@ class CompiledCase:
         load = [0] * len(self._fast_groups)
         assigned = [-1] * len(self._expectations)
         matched = 0
-        for position, call in enumerate(calls):
-            name = call.name
+        for position, name in enumerate(names):
             if buckets and name in relevant:
                 bucket = by_tool.get(name)
                 if bucket is None:
@@ -1198,14 +1206,14 @@ class CompiledCase:
             plan = direct.get(name)
             if plan is None:
                 continue
-            names, table, universal, lone = plan
+            keys, table, universal, lone = plan
             if table or lone is not None:
-                arguments = call.arguments if call.valid_json else _EMPTY
-                hit = lone if lone is not None else _lookup(table, arguments, names)
+                args = arguments[position]
+                hit = lone if lone is not None else _lookup(table, args, keys)
                 if hit is not None:
                     number, members, rest = hit
                     taken = load[number]
-                    if taken < len(members) and (rest is None or rest(arguments)):
+                    if taken < len(members) and (rest is None or rest(args)):
                         assigned[members[taken]] = position
                         load[number] = taken + 1
                         matched += 1
@@ -1222,7 +1230,104 @@ class CompiledCase:
                 matched += 1
         return assigned, matched, by_tool
 
+    def _pair_direct_plain(
+        self, calls: Sequence[Any], direct: Mapping[str, _DirectTool]
+    ) -> tuple[list[int], int, dict[str, list[int]]] | None:
+        """:meth:`_pair_direct_lists` on plain call dicts (see :meth:`evaluate_plain`),
+        checking each as it goes; ``None`` at the first item that is not such a call.
+
+        The same steps in one loop, with the common two-name key looked up inline: this
+        runs once per recorded call of a canonical log.
+        """
+        buckets = self._buckets
+        relevant = self._tools
+        by_tool: dict[str, list[int]] = {}
+        spare: dict[str, list[int]] = {}
+        load = [0] * len(self._fast_groups)
+        assigned = [-1] * len(self._expectations)
+        matched = 0
+        lookup = direct.get
+        for position, call in enumerate(calls):
+            if type(call) is not dict or len(call) != 2:
+                return None
+            name = call.get("name")
+            args = call.get("arguments")
+            if type(name) is not str or type(args) is not dict or not name:
+                return None
+            if buckets and name in relevant:
+                bucket = by_tool.get(name)
+                if bucket is None:
+                    by_tool[name] = [position]
+                else:
+                    bucket.append(position)
+            plan = lookup(name)
+            if plan is None:
+                continue
+            keys, table, universal, lone = plan
+            if lone is not None:
+                hit = lone
+            elif table:
+                if len(keys) == 2:
+                    first = args.get(keys[0], _MISSING)
+                    second = args.get(keys[1], _MISSING)
+                    kind = type(first)
+                    other = type(second)
+                    if (kind is str or kind is int) and (other is str or other is int):
+                        hit = table.get((first, second))
+                    else:
+                        hit = table.get(_call_key(args, keys))
+                else:
+                    hit = table.get(_call_key(args, keys))
+            else:
+                hit = None
+            if hit is not None:
+                number, members, rest = hit
+                taken = load[number]
+                if taken < len(members) and (rest is None or rest(args)):
+                    assigned[members[taken]] = position
+                    load[number] = taken + 1
+                    matched += 1
+                    continue
+            if universal:
+                found = spare.get(name)
+                if found is None:
+                    spare[name] = [position]
+                else:
+                    found.append(position)
+        for name, positions in spare.items():
+            for member, position in zip(direct[name][2], positions, strict=False):
+                assigned[member] = position
+                matched += 1
+        return assigned, matched, by_tool
+
+    def _pair_fast_plain(self, calls: Sequence[Any]) -> tuple[list[int], int, dict[str, list[int]]] | None:
+        """:meth:`_pair_fast_lists` on plain call dicts (see :meth:`evaluate_plain`); ``None``
+        when an item is not such a call or the full path is needed."""
+        names: list[str] = []
+        arguments: list[Mapping[str, Any]] = []
+        add_name = names.append
+        add_arguments = arguments.append
+        for call in calls:
+            if type(call) is not dict or len(call) != 2:
+                return None
+            name = call.get("name")
+            args = call.get("arguments")
+            if type(name) is not str or type(args) is not dict or not name:
+                return None
+            add_name(name)
+            add_arguments(args)
+        return self._pair_fast_lists(names, arguments)
+
     def _pair_fast(self, calls: Sequence[ToolCall]) -> tuple[list[int], int, dict[str, list[int]]] | None:
+        """The greedy pairing through key tables; ``None`` when the full path is needed.
+
+        See :meth:`_pair_fast_lists`, which this runs on the calls' names and arguments.
+        """
+        return self._pair_fast_lists([c.name for c in calls], [_arguments(c) for c in calls])
+
+    def _pair_fast_lists(
+        self, names: Sequence[str], arguments: Sequence[Mapping[str, Any]]
+    ) -> tuple[list[int], int, dict[str, list[int]]] | None:
         """The greedy pairing through key tables; ``None`` when the full path is needed.
 
         Each group takes, in written order, its earliest free matching calls, as
@@ -1238,8 +1343,7 @@ class CompiledCase:
         by_tool: dict[str, list[int]] = {}
         candidates: dict[int, list[int]] = {}
         spare: dict[str, list[int]] = {}
-        for position, call in enumerate(calls):
-            name = call.name
+        for position, name in enumerate(names):
             entry = fast.get(name)
             if buckets and name in relevant:
                 bucket = by_tool.get(name)
@@ -1249,19 +1353,19 @@ class CompiledCase:
                     bucket.append(position)
             if entry is None:
                 continue
-            arguments = call.arguments if call.valid_json else _EMPTY
-            for names, table in entry.keyed:
-                hits = _lookup(table, arguments, names)
+            args = arguments[position]
+            for keys, table in entry.keyed:
+                hits = _lookup(table, args, keys)
                 if hits is not None:
                     for number, rest in hits:
-                        if rest is None or rest(arguments):
+                        if rest is None or rest(args):
                             found = candidates.get(number)
                             if found is None:
                                 candidates[number] = [position]
                             else:
                                 found.append(position)
             for number, check in entry.unkeyed:
-                if check(arguments):
+                if check(args):
                     found = candidates.get(number)
                     if found is None:
                         candidates[number] = [position]
@@ -1322,6 +1426,62 @@ class CompiledCase:
                 matched += plan.match(calls, positions, assigned)
         return assigned, matched, by_tool
 
+    def evaluate_plain(self, calls: Sequence[Any]) -> RunResult | None:
+        """A passing run scored straight from plain call dicts, or ``None``.
+
+        Each item of ``calls`` must be a dict of exactly ``"name"`` (a non-empty string) and
+        ``"arguments"`` (a dict): the canonical log's call, which reads as
+        ``ToolCall(name, arguments)``. When every item is one and the run passes, the result
+        equals :meth:`evaluate` on those ToolCalls (no call object is built). ``None`` when
+        an item is anything else, when the run needs the general pairing (more than
+        :data:`_FAST_LIMIT` calls, or an augmenting path), or when it does not pass (only
+        :meth:`evaluate` explains failures).
+        """
+        total = len(calls)
+        if self.error is not None or total > _FAST_LIMIT:
+            return None
+        if self._fast is None:
+            self._small_plan()
+        direct = self._direct
+        found = self._pair_direct_plain(calls, direct) if direct is not None else self._pair_fast_plain(calls)
+        if found is None:
+            return None
+        assigned, matched, by_tool = found
+        case = self.case
+        if (
+            matched < self._min_matched
+            or (case.no_unexpected_calls and matched < total)
+            or (case.no_tool_calls and total > 0)
+        ):
+            return None
+        if self._buckets:
+            arguments = [call["arguments"] for call in calls]
+            for forbid in self._forbids:
+                positions = by_tool.get(forbid.expectation.tool)
+                if positions:
+                    check = forbid.check
+                    for p in positions:
+                        if check(arguments[p]):
+                            return None
+            for _, chain in self._chains:
+                if self._chain_break_lists(chain, arguments, by_tool) is not None:
+                    return None
+        expected = len(self._expectations)
+        stats = self._stats.get((matched, total))
+        if stats is None:
+            score = matched / expected if expected else None
+            precision = matched / total if total else 1.0
+            f1 = _f1(score, precision) if score is not None else None
+            stats = (score, precision, f1)
+            if len(self._stats) < 4096:
+                self._stats[(matched, total)] = stats
+        score, precision, f1 = stats
+        if matched == expected:
+            pairs = tuple(enumerate(assigned))
+        else:
+            pairs = tuple((e, c) for e, c in enumerate(assigned) if c >= 0)
+        return new_run(case.name, "pass", score, matched, expected, total, precision, f1, pairs, ())
+
     def match(self, calls: Sequence[ToolCall]) -> MatchResult:
         """The accuracy of one run, requirements aside; ``ValueError`` without expectations."""
         expected = len(self._expectations)
@@ -1353,6 +1513,12 @@ class CompiledCase:
         (earliest is always the best choice for a subsequence). ``None`` when the chain is
         met, else (step, the previous step's call or -1).
         """
+        return self._chain_break_lists(chain, [_arguments(c) for c in calls], by_tool)
+
+    def _chain_break_lists(
+        self, chain: tuple[int, ...], arguments: Sequence[Mapping[str, Any]], by_tool: Mapping[str, list[int]]
+    ) -> tuple[int, int] | None:
+        """:meth:`_chain_break` on the calls' arguments (``{}`` for invalid JSON)."""
         previous = -1
         for step, number in enumerate(chain):
             compiled = self._expectations[number]
@@ -1361,7 +1527,7 @@ class CompiledCase:
             found = -1
             for k in range(bisect_right(positions, previous), len(positions)):
                 position = positions[k]
-                if check(_arguments(calls[position])):
+                if check(arguments[position]):
                     found = position
                     break
             if found < 0:

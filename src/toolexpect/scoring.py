@@ -169,6 +169,38 @@ class Scorer:
             for slot in targets:
                 slot.add(sample.calls)
 
+    def taker(self) -> Callable[[str | None, list[Any]], bool]:
+        """A consumer of canonical samples as decoded (``toolexpect.logs.canonical.Take``).
+
+        It scores a sample whose calls are plain call dicts, when the run passes, with no
+        call object built (:meth:`CompiledCase.evaluate_plain`), and returns True; anything
+        else it leaves, returning False, to be read as usual and given to :meth:`feed`.
+        Taken and fed samples must come in log order, as the canonical reader gives them.
+        """
+        steps: dict[str | None, tuple[Callable[[list[Any]], RunResult | None], _Step, _Step]] = {}
+        for name, group in self._by_name.items():
+            if len(group) == 1:
+                slot = group[0]
+                steps[name] = (slot.compiled.evaluate_plain, slot.accumulator.add, slot.runs.append)
+        if len(self._slots) == 1:
+            slot = self._slots[0]
+            steps[None] = (slot.compiled.evaluate_plain, slot.accumulator.add, slot.runs.append)
+        lookup = steps.get
+
+        def take(sample_id: str | None, calls: list[Any]) -> bool:
+            found = lookup(sample_id)
+            if found is None:
+                return False
+            evaluate, count, keep = found
+            run = evaluate(calls)
+            if run is None:
+                return False
+            count(run)
+            keep(run)
+            return True
+
+        return take
+
     def part(self) -> Part:
         """Everything fed so far as plain data (for :meth:`merge` in another scorer)."""
         runs = [
