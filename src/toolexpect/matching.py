@@ -916,6 +916,14 @@ def _fraction(number: float) -> Fraction:
     return Fraction(value) if value is not None else Fraction(1)
 
 
+_SHARED_EXPECTATIONS = 32
+_SHARED_CALLS = 64
+_SHARED_PAIRS: tuple[tuple[tuple[int, int] | None, ...], ...] = tuple(
+    (*((e, c) for c in range(_SHARED_CALLS)), None) for e in range(_SHARED_EXPECTATIONS)
+)
+"""The (expectation, call) pairs of small positions, made once and shared by every run;
+each row ends with ``None``, what position -1 (no call) finds."""
+
 _FAST_LIMIT = 256
 """Runs with at most this many calls are paired through the per-case key tables first."""
 
@@ -1148,6 +1156,33 @@ class CompiledCase:
                 single[key] = (number, self._fast_groups[number], rest)
             direct[tool] = (names, single, entry.universal, None)
         return direct
+
+    def figures(self, matched: int, calls: int) -> tuple[float | None, float, float | None]:
+        """(score, precision, f1) of a run with ``matched`` pairs and ``calls`` calls, as
+        :meth:`evaluate` computes them; equal figures are the same objects."""
+        stats = self._stats.get((matched, calls))
+        if stats is None:
+            expected = len(self._expectations)
+            score = matched / expected if expected else None
+            precision = matched / calls if calls else 1.0
+            f1 = _f1(score, precision) if score is not None else None
+            stats = (score, precision, f1)
+            if len(self._stats) < 4096:
+                self._stats[(matched, calls)] = stats
+        return stats
+
+    def pairs(self, assigned: Sequence[int], matched: int) -> tuple[tuple[int, int], ...]:
+        """``pairs`` of a run from the call of each expectation (-1 for none).
+
+        The (expectation, call) tuples of small positions are shared, not made anew: a
+        report keeps the pairs of every run.
+        """
+        if assigned and len(assigned) <= _SHARED_EXPECTATIONS and max(assigned) < _SHARED_CALLS:
+            found = map(operator.getitem, _SHARED_PAIRS, assigned)  # -1 finds a row's None
+            return tuple(filter(None, found)) if matched < len(assigned) else tuple(found)  # type: ignore[arg-type]
+        if matched == len(assigned):
+            return tuple(enumerate(assigned))
+        return tuple((e, c) for e, c in enumerate(assigned) if c >= 0)
 
     def shared_figures(
         self, matched: int, calls: int, figures: tuple[float | None, float | None, float | None]
@@ -1466,21 +1501,10 @@ class CompiledCase:
             for _, chain in self._chains:
                 if self._chain_break_lists(chain, arguments, by_tool) is not None:
                     return None
-        expected = len(self._expectations)
         stats = self._stats.get((matched, total))
-        if stats is None:
-            score = matched / expected if expected else None
-            precision = matched / total if total else 1.0
-            f1 = _f1(score, precision) if score is not None else None
-            stats = (score, precision, f1)
-            if len(self._stats) < 4096:
-                self._stats[(matched, total)] = stats
-        score, precision, f1 = stats
-        if matched == expected:
-            pairs = tuple(enumerate(assigned))
-        else:
-            pairs = tuple((e, c) for e, c in enumerate(assigned) if c >= 0)
-        return new_run(case.name, "pass", score, matched, expected, total, precision, f1, pairs, ())
+        score, precision, f1 = stats if stats is not None else self.figures(matched, total)
+        pairs = self.pairs(assigned, matched)
+        return new_run(case.name, "pass", score, matched, len(assigned), total, precision, f1, pairs, ())
 
     def match(self, calls: Sequence[ToolCall]) -> MatchResult:
         """The accuracy of one run, requirements aside; ``ValueError`` without expectations."""

@@ -180,3 +180,27 @@ def test_the_collector_resumes_without_a_scan_of_the_scored_objects() -> None:
     finally:
         if not was:
             gc.disable()
+
+
+def test_a_part_merged_gives_the_report_of_one_scorer(tmp_path: Path) -> None:
+    """Passing runs travel as a few integers, the others whole; merged, the report is the same."""
+    lines, _ = _lines(600, 9)
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    first.write_text("\n".join(lines[:300]) + "\n", encoding="utf-8")
+    second.write_text("\n".join(lines[300:]) + "\n", encoding="utf-8")
+    specs = [_spec()]
+    whole = Scorer(specs)
+    whole.feed(open_log(first))
+    whole.feed(open_log(second))
+    head, tail = Scorer(specs), Scorer(specs)
+    head.feed(open_log(first).read(head.taker()))
+    tail.feed(open_log(second).read(tail.taker()))
+    part = tail.part()
+    kinds = b"".join(k for k, _, _ in part[0])
+    assert kinds.count(b"p") > 50
+    assert kinds.count(b"f") > 50
+    head.merge(part)
+    merged, expected = head.report(), whole.report()
+    assert merged.cases == expected.cases
+    for ours, theirs in zip(merged.cases, expected.cases, strict=True):
+        assert [r.pairs for r in ours.runs] == [r.pairs for r in theirs.runs]
