@@ -554,6 +554,69 @@ def _compile_arg(matcher: ArgMatcher) -> Check:
     return _compile_present(matcher)
 
 
+def _json_eq(name: str, value: Any) -> Check | None:
+    """The test of ``name=value`` for a container ``value``, for arguments decoded from JSON.
+
+    Such arguments hold only dicts, lists, strings, numbers, booleans and null, so a value
+    strictly equal to ``value`` (the nested rules) is also ``==`` to it; ``==`` (in C) then
+    leaves only the nested numbers and booleans to check, by type (``1`` is not ``1.0`` or
+    ``true``) and for zeros by sign. ``None`` when ``value`` holds anything else (a tuple, a
+    partial object, NaN) or is large or deep: the general test is used.
+    """
+    if type(value) is not dict and type(value) is not list:
+        return None
+    leaves: list[tuple[tuple[Any, ...], type, float]] = []
+    stack: list[tuple[tuple[Any, ...], Any]] = [((), value)]
+    seen = 0
+    while stack:
+        path, item = stack.pop()
+        seen += 1
+        if seen > 256 or len(path) > 8:
+            return None
+        kind = type(item)
+        if kind is dict:
+            stack.extend(((*path, k), v) for k, v in item.items())
+        elif kind is list:
+            stack.extend(((*path, i), v) for i, v in enumerate(item))
+        elif kind is bool or kind is int:
+            leaves.append((path, kind, 0.0))
+        elif kind is float:
+            if item != item:
+                return None
+            leaves.append((path, float, math.copysign(1.0, item) if item == 0 else 0.0))
+        elif kind is not str and item is not None:
+            return None
+    if not leaves:
+        return lambda a: a.get(name, _MISSING) == value
+    frozen = tuple(leaves)
+    got_float: Callable[[Any], float] = float
+
+    def json_eq(a: Mapping[str, Any]) -> bool:
+        got = a.get(name, _MISSING)
+        if got != value:
+            return False
+        for path, kind, sign in frozen:
+            leaf: Any = got
+            for step in path:
+                leaf = leaf[step]
+            if type(leaf) is not kind:
+                return False
+            if sign and math.copysign(1.0, got_float(leaf)) != sign:
+                return False
+        return True
+
+    return json_eq
+
+
+def _json_check(matcher: ArgMatcher, check: Check) -> Check:
+    """``check`` of ``matcher``, or the faster equal test for JSON arguments when there is one."""
+    if matcher.op is Op.EQ and not matcher.optional:
+        fast = _json_eq(matcher.name, matcher.value)
+        if fast is not None:
+            return fast
+    return check
+
+
 def _all_of(checks: Sequence[Check]) -> Check:
     """One predicate that holds when every check holds."""
     if not checks:
@@ -1008,6 +1071,7 @@ class CompiledCase:
         "_buckets",
         "_chains",
         "_direct",
+        "_direct_json",
         "_expectations",
         "_fast",
         "_fast_groups",
@@ -1063,6 +1127,7 @@ class CompiledCase:
         self._fast: dict[str, _FastTool] | None = None
         self._fast_groups: tuple[tuple[int, ...], ...] = ()
         self._direct: dict[str, _DirectTool] | None = None
+        self._direct_json: dict[str, _DirectTool] | None = None
         self.error: str | None = None
         if not case.expectations:
             has_requirement = bool(case.forbids) or case.no_tool_calls or case.no_unexpected_calls
@@ -1082,8 +1147,33 @@ class CompiledCase:
             fast, self._fast_groups = self._fast_plan(self._plans)
             self._fast = fast
             self._direct = self._direct_plan(fast)
+            if self._direct is not None:
+                self._direct_json = self._json_plan(self._direct)
             return fast
         return self._fast
+
+    def _json_plan(self, direct: Mapping[str, _DirectTool]) -> dict[str, _DirectTool]:
+        """The direct plan with each group's tests made for arguments decoded from JSON
+        (:func:`_json_check`): what :meth:`_pair_direct_plain` uses."""
+
+        def tests(number: int, keyed: bool) -> Check | None:
+            compiled = self._expectations[self._fast_groups[number][0]]
+            pairs = [
+                (matcher, _json_check(matcher, check))
+                for matcher, check in zip(compiled.expectation.args, compiled.arg_checks, strict=True)
+                if not (keyed and matcher.op is Op.EQ and not matcher.optional and _key_value(matcher.value))
+            ]
+            pairs.sort(key=lambda pair: _COST[pair[0].op])
+            return _all_of([check for _, check in pairs]) if pairs else None
+
+        plan: dict[str, _DirectTool] = {}
+        for tool, (keys, table, universal, lone) in direct.items():
+            if lone is not None:
+                number, members, _ = lone
+                lone = (number, members, tests(number, False) or _always)
+            entries = {key: (found[0], found[1], tests(found[0], True)) for key, found in table.items()}
+            plan[tool] = (keys, entries, universal, lone)
+        return plan
 
     def _fast_plan(
         self, plans: Mapping[str, _ToolPlan]
@@ -1477,7 +1567,7 @@ class CompiledCase:
             return None
         if self._fast is None:
             self._small_plan()
-        direct = self._direct
+        direct = self._direct_json
         found = self._pair_direct_plain(calls, direct) if direct is not None else self._pair_fast_plain(calls)
         if found is None:
             return None

@@ -196,3 +196,56 @@ def test_failing_runs_and_large_runs_are_left_to_evaluate() -> None:
     assert compiled.evaluate(_objects(many)).status == "pass"
     error = CompiledCase(Case("empty"))
     assert error.evaluate_plain([]) is None
+
+
+_json_scalars = st.sampled_from(
+    [0, 1, -1, 2, 0.0, -0.0, 1.0, 2.5, True, False, None, "a", "b", "", 10**23, 1e23]
+)
+_json = st.recursive(
+    _json_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["k", "j", "i"]), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_json, _json)
+def test_json_equality_test_follows_the_nested_rules(pattern: Any, got: Any) -> None:
+    """For decoded JSON, the ``==``-first test agrees with the general test of ``x=pattern``."""
+    fast = matching._json_eq("x", pattern)
+    general = matching._compile_arg(ArgMatcher("x", Op.EQ, value=pattern))
+    if type(pattern) in (dict, list):
+        assert fast is not None
+    if fast is None:
+        return
+    for arguments in ({"x": got}, {"x": pattern}, {"y": pattern}, {}):
+        assert fast(arguments) == general(arguments), arguments
+
+
+@pytest.mark.parametrize(
+    ("pattern", "got", "fits"),
+    [
+        ([1], [1.0], False),
+        ([1], [True], False),
+        ([True], [1], False),
+        ([0.0], [-0.0], False),
+        ([-0.0], [-0.0], True),
+        ({"k": [1, "s"]}, {"k": [1, "s"]}, True),
+        ({"k": 1}, {"k": 1, "j": 2}, False),
+        ([None], [False], False),
+        ([1.5], [1.5], True),
+    ],
+)
+def test_json_equality_keeps_types_and_signs(pattern: Any, got: Any, fits: bool) -> None:
+    """Nested numbers keep their type, booleans are not numbers, zeros keep their sign."""
+    fast = matching._json_eq("x", pattern)
+    assert fast is not None
+    assert fast({"x": got}) is fits
+
+
+def test_json_equality_leaves_other_patterns_to_the_general_test() -> None:
+    """Tuples, partial objects, NaN and scalars have no ``==``-first test."""
+    for pattern in ((1, 2), [PartialObject({"k": 1})], [float("nan")], "s", 1, None):
+        assert matching._json_eq("x", pattern) is None
