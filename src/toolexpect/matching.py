@@ -1020,6 +1020,10 @@ _DirectTool = tuple[tuple[str, ...], dict[Hashable, Any], tuple[int, ...], Any]
 """A tool of a directly paired case: key names, table (key to group number, members and
 residual test), argument-less members, and the lone unkeyed group (or ``None``)."""
 
+_JsonTool = tuple[str | None, str | None, tuple[str, ...], dict[Hashable, Any], tuple[int, ...], Any]
+"""A :data:`_DirectTool` for arguments decoded from JSON, led by the two key names when
+there are two (else ``None, None``)."""
+
 
 def _lookup(table: Mapping[Any, Any], arguments: Mapping[str, Any], names: tuple[str, ...]) -> Any:
     """The entry of a key table for a call's values of ``names`` (``None`` when none).
@@ -1127,7 +1131,7 @@ class CompiledCase:
         self._fast: dict[str, _FastTool] | None = None
         self._fast_groups: tuple[tuple[int, ...], ...] = ()
         self._direct: dict[str, _DirectTool] | None = None
-        self._direct_json: dict[str, _DirectTool] | None = None
+        self._direct_json: dict[str, _JsonTool] | None = None
         self.error: str | None = None
         if not case.expectations:
             has_requirement = bool(case.forbids) or case.no_tool_calls or case.no_unexpected_calls
@@ -1152,7 +1156,7 @@ class CompiledCase:
             return fast
         return self._fast
 
-    def _json_plan(self, direct: Mapping[str, _DirectTool]) -> dict[str, _DirectTool]:
+    def _json_plan(self, direct: Mapping[str, _DirectTool]) -> dict[str, _JsonTool]:
         """The direct plan with each group's tests made for arguments decoded from JSON
         (:func:`_json_check`): what :meth:`_pair_direct_plain` uses."""
 
@@ -1166,13 +1170,14 @@ class CompiledCase:
             pairs.sort(key=lambda pair: _COST[pair[0].op])
             return _all_of([check for _, check in pairs]) if pairs else None
 
-        plan: dict[str, _DirectTool] = {}
+        plan: dict[str, _JsonTool] = {}
         for tool, (keys, table, universal, lone) in direct.items():
             if lone is not None:
                 number, members, _ = lone
                 lone = (number, members, tests(number, False) or _always)
             entries = {key: (found[0], found[1], tests(found[0], True)) for key, found in table.items()}
-            plan[tool] = (keys, entries, universal, lone)
+            pair = keys if len(keys) == 2 else (None, None)
+            plan[tool] = (pair[0], pair[1], keys, entries, universal, lone)
         return plan
 
     def _fast_plan(
@@ -1356,7 +1361,7 @@ class CompiledCase:
         return assigned, matched, by_tool
 
     def _pair_direct_plain(
-        self, calls: Sequence[Any], direct: Mapping[str, _DirectTool]
+        self, calls: Sequence[Any], direct: Mapping[str, _JsonTool]
     ) -> tuple[list[int], int, dict[str, list[int]]] | None:
         """:meth:`_pair_direct_lists` on plain call dicts (see :meth:`evaluate_plain`),
         checking each as it goes; ``None`` at the first item that is not such a call.
@@ -1375,8 +1380,11 @@ class CompiledCase:
         for position, call in enumerate(calls):
             if type(call) is not dict or len(call) != 2:
                 return None
-            name = call.get("name")
-            args = call.get("arguments")
+            try:
+                name = call["name"]
+                args = call["arguments"]
+            except KeyError:
+                return None
             if type(name) is not str or type(args) is not dict or not name:
                 return None
             if buckets and name in relevant:
@@ -1388,13 +1396,13 @@ class CompiledCase:
             plan = lookup(name)
             if plan is None:
                 continue
-            keys, table, universal, lone = plan
+            first_key, second_key, keys, table, universal, lone = plan
             if lone is not None:
                 hit = lone
-            elif table:
-                if len(keys) == 2:
-                    first = args.get(keys[0], _MISSING)
-                    second = args.get(keys[1], _MISSING)
+            elif first_key is not None:
+                if first_key in args and second_key in args:
+                    first = args[first_key]
+                    second = args[second_key]
                     kind = type(first)
                     other = type(second)
                     if (kind is str or kind is int) and (other is str or other is int):
@@ -1402,7 +1410,9 @@ class CompiledCase:
                     else:
                         hit = table.get(_call_key(args, keys))
                 else:
-                    hit = table.get(_call_key(args, keys))
+                    hit = None  # a key name is missing: no group's key can match
+            elif table:
+                hit = table.get(_call_key(args, keys))
             else:
                 hit = None
             if hit is not None:
@@ -1420,7 +1430,7 @@ class CompiledCase:
                 else:
                     found.append(position)
         for name, positions in spare.items():
-            for member, position in zip(direct[name][2], positions, strict=False):
+            for member, position in zip(direct[name][4], positions, strict=False):
                 assigned[member] = position
                 matched += 1
         return assigned, matched, by_tool
