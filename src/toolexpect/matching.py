@@ -1310,15 +1310,6 @@ class CompiledCase:
         direct: Mapping[str, _DirectTool],
     ) -> tuple[list[int], int, dict[str, list[int]]]:
         """The greedy pairing when no call can fit two groups (see :meth:`_direct_plan`)."""
-        return self._pair_direct_lists([c.name for c in calls], [_arguments(c) for c in calls], direct)
-
-    def _pair_direct_lists(
-        self,
-        names: Sequence[str],
-        arguments: Sequence[Mapping[str, Any]],
-        direct: Mapping[str, _DirectTool],
-    ) -> tuple[list[int], int, dict[str, list[int]]]:
-        """:meth:`_pair_direct` on the calls' names and arguments (``{}`` for invalid JSON)."""
         buckets = self._buckets
         relevant = self._tools
         by_tool: dict[str, list[int]] = {}
@@ -1326,7 +1317,8 @@ class CompiledCase:
         load = [0] * len(self._fast_groups)
         assigned = [-1] * len(self._expectations)
         matched = 0
-        for position, name in enumerate(names):
+        for position, call in enumerate(calls):
+            name = call.name
             if buckets and name in relevant:
                 bucket = by_tool.get(name)
                 if bucket is None:
@@ -1336,14 +1328,14 @@ class CompiledCase:
             plan = direct.get(name)
             if plan is None:
                 continue
-            keys, table, universal, lone = plan
+            names, table, universal, lone = plan
             if table or lone is not None:
-                args = arguments[position]
-                hit = lone if lone is not None else _lookup(table, args, keys)
+                arguments = call.arguments if call.valid_json else _EMPTY
+                hit = lone if lone is not None else _lookup(table, arguments, names)
                 if hit is not None:
                     number, members, rest = hit
                     taken = load[number]
-                    if taken < len(members) and (rest is None or rest(args)):
+                    if taken < len(members) and (rest is None or rest(arguments)):
                         assigned[members[taken]] = position
                         load[number] = taken + 1
                         matched += 1
@@ -1363,7 +1355,7 @@ class CompiledCase:
     def _pair_direct_plain(
         self, calls: Sequence[Any], direct: Mapping[str, _JsonTool]
     ) -> tuple[list[int], int, dict[str, list[int]]] | None:
-        """:meth:`_pair_direct_lists` on plain call dicts (see :meth:`evaluate_plain`),
+        """:meth:`_pair_direct` on plain call dicts (see :meth:`evaluate_plain`),
         checking each as it goes; ``None`` at the first item that is not such a call.
 
         The same steps in one loop, with the common two-name key looked up inline: this
