@@ -573,6 +573,69 @@ def _compile_arg(matcher: ArgMatcher) -> Check:
     return _compile_present(matcher)
 
 
+def _json_eq(name: str, value: Any) -> Check | None:
+    """The test of ``name=value`` for a container ``value``, for arguments decoded from JSON.
+
+    Such arguments hold only dicts, lists, strings, numbers, booleans and null, so a value
+    strictly equal to ``value`` (the nested rules) is also ``==`` to it; ``==`` (in C) then
+    leaves only the nested numbers and booleans to check, by type (``1`` is not ``1.0`` or
+    ``true``) and for zeros by sign. ``None`` when ``value`` holds anything else (a tuple, a
+    partial object, NaN) or is large or deep: the general test is used.
+    """
+    if type(value) is not dict and type(value) is not list:
+        return None
+    leaves: list[tuple[tuple[Any, ...], type, float]] = []
+    stack: list[tuple[tuple[Any, ...], Any]] = [((), value)]
+    seen = 0
+    while stack:
+        path, item = stack.pop()
+        seen += 1
+        if seen > 256 or len(path) > 8:
+            return None
+        kind = type(item)
+        if kind is dict:
+            stack.extend(((*path, k), v) for k, v in item.items())
+        elif kind is list:
+            stack.extend(((*path, i), v) for i, v in enumerate(item))
+        elif kind is bool or kind is int:
+            leaves.append((path, kind, 0.0))
+        elif kind is float:
+            if item != item:
+                return None
+            leaves.append((path, float, math.copysign(1.0, item) if item == 0 else 0.0))
+        elif kind is not str and item is not None:
+            return None
+    if not leaves:
+        return lambda a: a.get(name, _MISSING) == value
+    frozen = tuple(leaves)
+    got_float: Callable[[Any], float] = float
+
+    def json_eq(a: Mapping[str, Any]) -> bool:
+        got = a.get(name, _MISSING)
+        if got != value:
+            return False
+        for path, kind, sign in frozen:
+            leaf: Any = got
+            for step in path:
+                leaf = leaf[step]
+            if type(leaf) is not kind:
+                return False
+            if sign and math.copysign(1.0, got_float(leaf)) != sign:
+                return False
+        return True
+
+    return json_eq
+
+
+def _json_check(matcher: ArgMatcher, check: Check) -> Check:
+    """``check`` of ``matcher``, or the faster equal test for JSON arguments when there is one."""
+    if matcher.op is Op.EQ and not matcher.optional:
+        fast = _json_eq(matcher.name, matcher.value)
+        if fast is not None:
+            return fast
+    return check
+
+
 def _all_of(checks: Sequence[Check]) -> Check:
     """One predicate that holds when every check holds."""
     if not checks:
@@ -941,6 +1004,14 @@ def _fraction(number: float) -> Fraction:
     return Fraction(value) if value is not None else Fraction(1)
 
 
+_SHARED_EXPECTATIONS = 32
+_SHARED_CALLS = 64
+_SHARED_PAIRS: tuple[tuple[tuple[int, int] | None, ...], ...] = tuple(
+    (*((e, c) for c in range(_SHARED_CALLS)), None) for e in range(_SHARED_EXPECTATIONS)
+)
+"""The (expectation, call) pairs of small positions, made once and shared by every run;
+each row ends with ``None``, what position -1 (no call) finds."""
+
 _FAST_LIMIT = 256
 """Runs with at most this many calls are paired through the per-case key tables first."""
 
@@ -973,6 +1044,10 @@ class _FastTool:
 _DirectTool = tuple[tuple[str, ...], dict[Hashable, Any], tuple[int, ...], Any]
 """A tool of a directly paired case: key names, table (key to group number, members and
 residual test), argument-less members, and the lone unkeyed group (or ``None``)."""
+
+_JsonTool = tuple[str | None, str | None, tuple[str, ...], dict[Hashable, Any], tuple[int, ...], Any]
+"""A :data:`_DirectTool` for arguments decoded from JSON, led by the two key names when
+there are two (else ``None, None``)."""
 
 
 def _lookup(table: Mapping[Any, Any], arguments: Mapping[str, Any], names: tuple[str, ...]) -> Any:
@@ -1025,6 +1100,7 @@ class CompiledCase:
         "_buckets",
         "_chains",
         "_direct",
+        "_direct_json",
         "_expectations",
         "_fast",
         "_fast_groups",
@@ -1080,6 +1156,7 @@ class CompiledCase:
         self._fast: dict[str, _FastTool] | None = None
         self._fast_groups: tuple[tuple[int, ...], ...] = ()
         self._direct: dict[str, _DirectTool] | None = None
+        self._direct_json: dict[str, _JsonTool] | None = None
         self.error: str | None = None
         if not case.expectations:
             has_requirement = bool(case.forbids) or case.no_tool_calls or case.no_unexpected_calls
@@ -1099,8 +1176,34 @@ class CompiledCase:
             fast, self._fast_groups = self._fast_plan(self._plans)
             self._fast = fast
             self._direct = self._direct_plan(fast)
+            if self._direct is not None:
+                self._direct_json = self._json_plan(self._direct)
             return fast
         return self._fast
+
+    def _json_plan(self, direct: Mapping[str, _DirectTool]) -> dict[str, _JsonTool]:
+        """The direct plan with each group's tests made for arguments decoded from JSON
+        (:func:`_json_check`): what :meth:`_pair_direct_plain` uses."""
+
+        def tests(number: int, keyed: bool) -> Check | None:
+            compiled = self._expectations[self._fast_groups[number][0]]
+            pairs = [
+                (matcher, _json_check(matcher, check))
+                for matcher, check in zip(compiled.expectation.args, compiled.arg_checks, strict=True)
+                if not (keyed and matcher.op is Op.EQ and not matcher.optional and _key_value(matcher.value))
+            ]
+            pairs.sort(key=lambda pair: _COST[pair[0].op])
+            return _all_of([check for _, check in pairs]) if pairs else None
+
+        plan: dict[str, _JsonTool] = {}
+        for tool, (keys, table, universal, lone) in direct.items():
+            if lone is not None:
+                number, members, _ = lone
+                lone = (number, members, tests(number, False) or _always)
+            entries = {key: (found[0], found[1], tests(found[0], True)) for key, found in table.items()}
+            pair = keys if len(keys) == 2 else (None, None)
+            plan[tool] = (pair[0], pair[1], keys, entries, universal, lone)
+        return plan
 
     def _fast_plan(
         self, plans: Mapping[str, _ToolPlan]
@@ -1174,6 +1277,33 @@ class CompiledCase:
             direct[tool] = (names, single, entry.universal, None)
         return direct
 
+    def figures(self, matched: int, calls: int) -> tuple[float | None, float, float | None]:
+        """(score, precision, f1) of a run with ``matched`` pairs and ``calls`` calls, as
+        :meth:`evaluate` computes them; equal figures are the same objects."""
+        stats = self._stats.get((matched, calls))
+        if stats is None:
+            expected = len(self._expectations)
+            score = matched / expected if expected else None
+            precision = matched / calls if calls else 1.0
+            f1 = _f1(score, precision) if score is not None else None
+            stats = (score, precision, f1)
+            if len(self._stats) < 4096:
+                self._stats[(matched, calls)] = stats
+        return stats
+
+    def pairs(self, assigned: Sequence[int], matched: int) -> tuple[tuple[int, int], ...]:
+        """``pairs`` of a run from the call of each expectation (-1 for none).
+
+        The (expectation, call) tuples of small positions are shared, not made anew: a
+        report keeps the pairs of every run.
+        """
+        if assigned and len(assigned) <= _SHARED_EXPECTATIONS and max(assigned) < _SHARED_CALLS:
+            found = map(operator.getitem, _SHARED_PAIRS, assigned)  # -1 finds a row's None
+            return tuple(filter(None, found)) if matched < len(assigned) else tuple(found)  # type: ignore[arg-type]
+        if matched == len(assigned):
+            return tuple(enumerate(assigned))
+        return tuple((e, c) for e, c in enumerate(assigned) if c >= 0)
+
     def shared_figures(
         self, matched: int, calls: int, figures: tuple[float | None, float | None, float | None]
     ) -> tuple[float | None, float | None, float | None]:
@@ -1202,7 +1332,7 @@ class CompiledCase:
     def _pair_direct(
         self,
         calls: Sequence[ToolCall],
-        direct: Mapping[str, tuple[tuple[str, ...], Mapping[Hashable, Any], tuple[int, ...], Any]],
+        direct: Mapping[str, _DirectTool],
     ) -> tuple[list[int], int, dict[str, list[int]]]:
         """The greedy pairing when no call can fit two groups (see :meth:`_direct_plan`)."""
         buckets = self._buckets
@@ -1247,7 +1377,109 @@ class CompiledCase:
                 matched += 1
         return assigned, matched, by_tool
 
+    def _pair_direct_plain(
+        self, calls: Sequence[Any], direct: Mapping[str, _JsonTool]
+    ) -> tuple[list[int], int, dict[str, list[int]]] | None:
+        """:meth:`_pair_direct` on plain call dicts (see :meth:`evaluate_plain`),
+        checking each as it goes; ``None`` at the first item that is not such a call.
+
+        The same steps in one loop, with the common two-name key looked up inline: this
+        runs once per recorded call of a canonical log.
+        """
+        buckets = self._buckets
+        relevant = self._tools
+        by_tool: dict[str, list[int]] = {}
+        spare: dict[str, list[int]] = {}
+        load = [0] * len(self._fast_groups)
+        assigned = [-1] * len(self._expectations)
+        matched = 0
+        lookup = direct.get
+        for position, call in enumerate(calls):
+            if type(call) is not dict or len(call) != 2:
+                return None
+            try:
+                name = call["name"]
+                args = call["arguments"]
+            except KeyError:
+                return None
+            if type(name) is not str or type(args) is not dict or not name:
+                return None
+            if buckets and name in relevant:
+                bucket = by_tool.get(name)
+                if bucket is None:
+                    by_tool[name] = [position]
+                else:
+                    bucket.append(position)
+            plan = lookup(name)
+            if plan is None:
+                continue
+            first_key, second_key, keys, table, universal, lone = plan
+            if lone is not None:
+                hit = lone
+            elif first_key is not None:
+                if first_key in args and second_key in args:
+                    first = args[first_key]
+                    second = args[second_key]
+                    kind = type(first)
+                    other = type(second)
+                    if (kind is str or kind is int) and (other is str or other is int):
+                        hit = table.get((first, second))
+                    else:
+                        hit = table.get(_call_key(args, keys))
+                else:
+                    hit = None  # a key name is missing: no group's key can match
+            elif table:
+                hit = table.get(_call_key(args, keys))
+            else:
+                hit = None
+            if hit is not None:
+                number, members, rest = hit
+                taken = load[number]
+                if taken < len(members) and (rest is None or rest(args)):
+                    assigned[members[taken]] = position
+                    load[number] = taken + 1
+                    matched += 1
+                    continue
+            if universal:
+                found = spare.get(name)
+                if found is None:
+                    spare[name] = [position]
+                else:
+                    found.append(position)
+        for name, positions in spare.items():
+            for member, position in zip(direct[name][4], positions, strict=False):
+                assigned[member] = position
+                matched += 1
+        return assigned, matched, by_tool
+
+    def _pair_fast_plain(self, calls: Sequence[Any]) -> tuple[list[int], int, dict[str, list[int]]] | None:
+        """:meth:`_pair_fast_lists` on plain call dicts (see :meth:`evaluate_plain`); ``None``
+        when an item is not such a call or the full path is needed."""
+        names: list[str] = []
+        arguments: list[Mapping[str, Any]] = []
+        add_name = names.append
+        add_arguments = arguments.append
+        for call in calls:
+            if type(call) is not dict or len(call) != 2:
+                return None
+            name = call.get("name")
+            args = call.get("arguments")
+            if type(name) is not str or type(args) is not dict or not name:
+                return None
+            add_name(name)
+            add_arguments(args)
+        return self._pair_fast_lists(names, arguments)
+
     def _pair_fast(self, calls: Sequence[ToolCall]) -> tuple[list[int], int, dict[str, list[int]]] | None:
+        """The greedy pairing through key tables; ``None`` when the full path is needed.
+
+        See :meth:`_pair_fast_lists`, which this runs on the calls' names and arguments.
+        """
+        return self._pair_fast_lists([c.name for c in calls], [_arguments(c) for c in calls])
+
+    def _pair_fast_lists(
+        self, names: Sequence[str], arguments: Sequence[Mapping[str, Any]]
+    ) -> tuple[list[int], int, dict[str, list[int]]] | None:
         """The greedy pairing through key tables; ``None`` when the full path is needed.
 
         Each group takes, in written order, its earliest free matching calls, as
@@ -1263,8 +1495,7 @@ class CompiledCase:
         by_tool: dict[str, list[int]] = {}
         candidates: dict[int, list[int]] = {}
         spare: dict[str, list[int]] = {}
-        for position, call in enumerate(calls):
-            name = call.name
+        for position, name in enumerate(names):
             entry = fast.get(name)
             if buckets and name in relevant:
                 bucket = by_tool.get(name)
@@ -1274,19 +1505,19 @@ class CompiledCase:
                     bucket.append(position)
             if entry is None:
                 continue
-            arguments = call.arguments if call.valid_json else _EMPTY
-            for names, table in entry.keyed:
-                hits = _lookup(table, arguments, names)
+            args = arguments[position]
+            for keys, table in entry.keyed:
+                hits = _lookup(table, args, keys)
                 if hits is not None:
                     for number, rest in hits:
-                        if rest is None or rest(arguments):
+                        if rest is None or rest(args):
                             found = candidates.get(number)
                             if found is None:
                                 candidates[number] = [position]
                             else:
                                 found.append(position)
             for number, check in entry.unkeyed:
-                if check(arguments):
+                if check(args):
                     found = candidates.get(number)
                     if found is None:
                         candidates[number] = [position]
@@ -1347,6 +1578,51 @@ class CompiledCase:
                 matched += plan.match(calls, positions, assigned)
         return assigned, matched, by_tool
 
+    def evaluate_plain(self, calls: Sequence[Any]) -> RunResult | None:
+        """A passing run scored straight from plain call dicts, or ``None``.
+
+        Each item of ``calls`` must be a dict of exactly ``"name"`` (a non-empty string) and
+        ``"arguments"`` (a dict): the canonical log's call, which reads as
+        ``ToolCall(name, arguments)``. When every item is one and the run passes, the result
+        equals :meth:`evaluate` on those ToolCalls (no call object is built). ``None`` when
+        an item is anything else, when the run needs the general pairing (more than
+        :data:`_FAST_LIMIT` calls, or an augmenting path), or when it does not pass (only
+        :meth:`evaluate` explains failures).
+        """
+        total = len(calls)
+        if self.error is not None or total > _FAST_LIMIT:
+            return None
+        if self._fast is None:
+            self._small_plan()
+        direct = self._direct_json
+        found = self._pair_direct_plain(calls, direct) if direct is not None else self._pair_fast_plain(calls)
+        if found is None:
+            return None
+        assigned, matched, by_tool = found
+        case = self.case
+        if (
+            matched < self._min_matched
+            or (case.no_unexpected_calls and matched < total)
+            or (case.no_tool_calls and total > 0)
+        ):
+            return None
+        if self._buckets:
+            arguments = [call["arguments"] for call in calls]
+            for forbid in self._forbids:
+                positions = by_tool.get(forbid.expectation.tool)
+                if positions:
+                    check = forbid.check
+                    for p in positions:
+                        if check(arguments[p]):
+                            return None
+            for _, chain in self._chains:
+                if self._chain_break_lists(chain, arguments, by_tool) is not None:
+                    return None
+        stats = self._stats.get((matched, total))
+        score, precision, f1 = stats if stats is not None else self.figures(matched, total)
+        pairs = self.pairs(assigned, matched)
+        return new_run(case.name, "pass", score, matched, len(assigned), total, precision, f1, pairs, ())
+
     def match(self, calls: Sequence[ToolCall]) -> MatchResult:
         """The accuracy of one run, requirements aside; ``ValueError`` without expectations."""
         expected = len(self._expectations)
@@ -1378,6 +1654,12 @@ class CompiledCase:
         (earliest is always the best choice for a subsequence). ``None`` when the chain is
         met, else (step, the previous step's call or -1).
         """
+        return self._chain_break_lists(chain, [_arguments(c) for c in calls], by_tool)
+
+    def _chain_break_lists(
+        self, chain: tuple[int, ...], arguments: Sequence[Mapping[str, Any]], by_tool: Mapping[str, list[int]]
+    ) -> tuple[int, int] | None:
+        """:meth:`_chain_break` on the calls' arguments (``{}`` for invalid JSON)."""
         previous = -1
         for step, number in enumerate(chain):
             compiled = self._expectations[number]
@@ -1386,7 +1668,7 @@ class CompiledCase:
             found = -1
             for k in range(bisect_right(positions, previous), len(positions)):
                 position = positions[k]
-                if check(_arguments(calls[position])):
+                if check(arguments[position]):
                     found = position
                     break
             if found < 0:

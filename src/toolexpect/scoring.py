@@ -111,9 +111,18 @@ def score(specs: Sequence[Spec], samples: Iterable[RecordedSample]) -> ScoreRepo
     return scorer.report()
 
 
-Part = tuple[list[list[tuple[Any, ...]]], list[tuple[str | None, int, str | None, int | None]]]
-"""What :meth:`Scorer.part` gives: per case slot, its runs as plain tuples, and the unused
-samples as (id, count, path, line of the first)."""
+Part = tuple[
+    list[tuple[bytes, list[int], list[tuple[Any, ...]]]],
+    list[tuple[str | None, int, str | None, int | None]],
+]
+"""What :meth:`Scorer.part` gives: per case slot its runs, and the unused samples as
+(id, count, path, line of the first).
+
+A slot's runs are ``(kinds, compact, full)``: ``kinds`` holds a byte per run, in order;
+``b"p"`` is a passing run whose figures are the case's own for its counts, written into
+``compact`` as ``matched, calls, then the call of each expectation (-1 for none)``;
+``b"f"`` is any other run, the next tuple of ``full`` (every field of the run). Compact
+runs are a few integers each, cheap to send to another process and to rebuild."""
 
 
 class Scorer:
@@ -169,15 +178,70 @@ class Scorer:
             for slot in targets:
                 slot.add(sample.calls)
 
+    def taker(self) -> Callable[[str | None, list[Any]], bool]:
+        """A consumer of canonical samples as decoded (``toolexpect.logs.canonical.Take``).
+
+        It scores a sample whose calls are plain call dicts, when the run passes, with no
+        call object built (:meth:`CompiledCase.evaluate_plain`), and returns True; anything
+        else it leaves, returning False, to be read as usual and given to :meth:`feed`.
+        Taken and fed samples must come in log order, as the canonical reader gives them.
+        """
+        steps: dict[str | None, tuple[Callable[[list[Any]], RunResult | None], _Step, _Step]] = {}
+        for name, group in self._by_name.items():
+            if len(group) == 1:
+                slot = group[0]
+                steps[name] = (slot.compiled.evaluate_plain, slot.accumulator.add, slot.runs.append)
+        if len(self._slots) == 1:
+            slot = self._slots[0]
+            steps[None] = (slot.compiled.evaluate_plain, slot.accumulator.add, slot.runs.append)
+        lookup = steps.get
+
+        def take(sample_id: str | None, calls: list[Any]) -> bool:
+            found = lookup(sample_id)
+            if found is None:
+                return False
+            evaluate, count, keep = found
+            run = evaluate(calls)
+            if run is None:
+                return False
+            count(run)
+            keep(run)
+            return True
+
+        return take
+
     def part(self) -> Part:
         """Everything fed so far as plain data (for :meth:`merge` in another scorer)."""
-        runs = [
-            [
-                (r.status, r.score, r.matched, r.expected, r.calls, r.precision, r.f1, r.pairs, r.failures)
-                for r in slot.runs
-            ]
-            for slot in self._slots
-        ]
+        runs: list[tuple[bytes, list[int], list[tuple[Any, ...]]]] = []
+        for slot in self._slots:
+            kinds = bytearray()
+            compact: list[int] = []
+            full: list[tuple[Any, ...]] = []
+            figures = slot.compiled.figures
+            expected = len(slot.case.expectations)
+            for r in slot.runs:
+                if (
+                    r.status == "pass"
+                    and not r.failures
+                    and r.expected == expected
+                    and (r.score, r.precision, r.f1) == figures(r.matched, r.calls)
+                ):
+                    assigned = [-1] * expected
+                    for e, c in r.pairs:
+                        assigned[e] = c
+                    kinds.append(112)  # b"p"
+                    compact.append(r.matched)
+                    compact.append(r.calls)
+                    compact.extend(assigned)
+                else:
+                    kinds.append(102)  # b"f"
+                    full.append(
+                        (
+                            r.status, r.score, r.matched, r.expected, r.calls, r.precision, r.f1, r.pairs,
+                            r.failures,
+                        )
+                    )
+            runs.append((bytes(kinds), compact, full))
         unused = [(key, entry[0], entry[1], entry[2]) for key, entry in self._unused.items()]
         return runs, unused
 
@@ -188,16 +252,30 @@ class Scorer:
         from its own start).
         """
         runs, unused = part
-        for slot, compact in zip(self._slots, runs, strict=True):
-            shared = slot.compiled.shared_figures
+        for slot, (kinds, compact, full) in zip(self._slots, runs, strict=True):
+            compiled = slot.compiled
+            shared = compiled.shared_figures
+            figures_of = compiled.figures
+            pairs_of = compiled.pairs
             add = slot.accumulator.add
             keep = slot.runs.append
-            for status, score_, matched, expected, calls, precision, f1, pairs, failures in compact:
-                figures = shared(matched, calls, (score_, precision, f1))
-                run = new_run(
-                    slot.case.name, status, figures[0], matched, expected, calls, figures[1], figures[2],
-                    pairs, failures,
-                )
+            name = slot.case.name
+            expected = len(slot.case.expectations)
+            at = 0
+            others = iter(full)
+            for kind in kinds:
+                if kind == 112:  # b"p"
+                    matched = compact[at]
+                    calls = compact[at + 1]
+                    assigned = compact[at + 2 : at + 2 + expected]
+                    at += 2 + expected
+                    score_, precision, f1 = figures_of(matched, calls)
+                    pairs = pairs_of(assigned, matched)
+                    run = new_run(name, "pass", score_, matched, expected, calls, precision, f1, pairs, ())
+                else:
+                    status, score_, matched, want, calls, precision, f1, pairs, why = next(others)
+                    same = shared(matched, calls, (score_, precision, f1))
+                    run = new_run(name, status, same[0], matched, want, calls, same[1], same[2], pairs, why)
                 add(run)
                 keep(run)
         for key, count, path, line in unused:

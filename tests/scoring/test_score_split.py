@@ -157,3 +157,25 @@ def test_a_process_with_threads_stays_in_one_process(
     assert split.splittable(str(log), "canonical", 2) is not None
     monkeypatch.setattr(split.threading, "active_count", lambda: 2)
     assert split.splittable(str(log), "canonical", 2) is None
+
+
+@pytest.mark.parametrize(
+    ("cpus", "load", "jobs"),
+    [
+        ({0, 1}, 0.2, 2),
+        ({0, 1}, 1.5, 2),
+        ({0, 1}, 1.6, 1),
+        ({0, 1}, 3.0, 1),
+        ({0}, 0.0, 1),
+        ({0, 1, 2, 3}, 2.5, 2),
+    ],
+)
+def test_default_jobs_split_only_with_a_cpu_to_spare(
+    monkeypatch: pytest.MonkeyPatch, cpus: set[int], load: float, jobs: int
+) -> None:
+    """Without --jobs: two processes when a second CPU is there and the machine is not busy."""
+    from toolexpect import cli
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: cpus)
+    monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
+    assert cli._default_jobs() == jobs

@@ -8,7 +8,7 @@ calls built without per-call format detection.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from toolexpect.calls import RecordedSample, ToolCall
@@ -28,7 +28,15 @@ from toolexpect.logs._base import (
     new_sample,
 )
 
-__all__ = ["NAME", "read", "sniff"]
+__all__ = ["NAME", "Take", "read", "sniff"]
+
+Take = Callable[[str | None, list[Any]], bool]
+"""A consumer of samples as decoded: ``take(id, calls)`` gets a sample's id and its list of
+call dicts as logged, and returns True when it has dealt with the sample (the reader then
+builds nothing for it), False to have the sample read as usual. It must return False, and
+do nothing, unless every call is a dict of exactly ``name`` (a non-empty string) and
+``arguments`` (a dict): only such samples read without findings, as
+``RecordedSample(id, tuple(ToolCall(name, arguments) ...))``."""
 
 NAME = "canonical"
 
@@ -130,13 +138,22 @@ def _sample(value: dict[str, Any], ctx: Context, line: int | None) -> RecordedSa
     return new_sample(sid, _calls(calls, ctx, line), ctx.path, line)
 
 
-def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
-    """Samples in file order; loose calls (one per line) form one sample at the end."""
+def read(records: Iterable[Record], ctx: Context, take: Take | None = None) -> Iterator[RecordedSample]:
+    """Samples in file order; loose calls (one per line) form one sample at the end.
+
+    With ``take``, each sample record whose id is a string (or absent) and whose calls are
+    a list is offered to ``take`` first, in file order, and left out when taken.
+    """
     loose: list[ToolCall | None] = []
     loose_line: int | None = None
     for line, value in records:
         if type(value) is dict:
             if "tool_calls" in value or "calls" in value:
+                if take is not None:
+                    sid = value.get("id")
+                    calls = value["tool_calls"] if "tool_calls" in value else value["calls"]
+                    if (sid is None or type(sid) is str) and type(calls) is list and take(sid, calls):
+                        continue
                 yield _sample(value, ctx, line)
             elif "samples" in value and type(value["samples"]) is list:
                 for item in value["samples"]:

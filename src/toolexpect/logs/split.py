@@ -82,7 +82,8 @@ def score_split(specs: Sequence[Spec], path: str, cut: int, diagnostics: list[An
         ctx = Context(path, diagnostics)
         scorer = Scorer(specs)
         usual = [True]
-        scorer.feed(canonical.read(_first_half(path, ctx, cut, usual), ctx))
+        take = scorer.taker()
+        scorer.feed(canonical.read(_first_half(path, ctx, cut, usual), ctx, take))
         if usual[0]:
             part = _collect(read_end)
             os.waitpid(pid, 0)
@@ -96,7 +97,7 @@ def score_split(specs: Sequence[Spec], path: str, cut: int, diagnostics: list[An
             scorer.merge(part, lines)
         else:
             rest = _read_lines(path, ctx, cut, None, lines + 1)
-            scorer.feed(canonical.read(rest, ctx))
+            scorer.feed(canonical.read(rest, ctx, take))
         return scorer.report()
     finally:
         if not reaped:
@@ -148,7 +149,7 @@ def _worker(specs: Sequence[Spec], path: str, cut: int, write_end: int) -> None:
                         raise _Unusual
                     yield record
 
-            scorer.feed(canonical.read(records(), ctx))
+            scorer.feed(canonical.read(records(), ctx, scorer.taker()))
             if ctx.diagnostics:
                 raise _Unusual
             payload = pickle.dumps(("ok", scorer.part()), protocol=pickle.HIGHEST_PROTOCOL)

@@ -177,6 +177,56 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
+def _json_default(value: Any) -> Any:
+    """The ``json`` encoder's hook for what it cannot encode: the explanation objects
+    (dataclasses, other mappings, anything else), turned into data as :func:`_plain` does."""
+    if hasattr(value, "__dataclass_fields__"):
+        return {k: getattr(value, k) for k in value.__dataclass_fields__}
+    if hasattr(value, "items") and callable(value.items):
+        return {str(k): v for k, v in value.items()}
+    return str(value)
+
+
+_RUN_ENCODER = json.JSONEncoder(ensure_ascii=False, default=_json_default)
+"""Encodes a run of the report with its explanations as they are (no :func:`_plain` copy):
+the encoder itself walks dicts, lists and tuples and calls :func:`_json_default` for the
+rest. Explanation details hold string keys only, so the text is the one ``_plain`` gives."""
+
+
+def _run_text(run: Any) -> str:
+    """``json.dumps(_run_json(run), ensure_ascii=False)``, without copying the explanations."""
+    return _RUN_ENCODER.encode(
+        {
+            "status": run.status,
+            "score": run.score,
+            "matched": run.matched,
+            "expected": run.expected,
+            "precision": run.precision,
+            "f1": run.f1,
+            "failures": [
+                {
+                    "kind": failure.kind,
+                    "message": failure.message,
+                    "line": failure.span.line if failure.span else None,
+                    "column": failure.span.column if failure.span else None,
+                    "details": _text_keys(failure.details),
+                }
+                for failure in run.failures
+            ],
+        }
+    )
+
+
+_TEXT = {str}
+
+
+def _text_keys(details: Any) -> Any:
+    """``details`` itself when it is a dict with string keys, else a copy that is (as ``_plain``)."""
+    if type(details) is dict and {*map(type, details)} <= _TEXT:
+        return details
+    return {str(k): v for k, v in details.items()}
+
+
 def _case_json(outcome: CaseOutcome, runs_json: bool = True) -> dict[str, Any]:
     """One case of the ``json`` report; without its ``runs`` list unless ``runs_json``."""
     result = outcome.result
@@ -295,7 +345,7 @@ def _json_chunks(report: ScoreReport) -> Iterator[str]:
         rendered: list[str] = []
         for run in outcome.runs:
             if run.failures:
-                rendered.append(dumps(_run_json(run), ensure_ascii=False))
+                rendered.append(_run_text(run))
                 continue
             # Identity of the float objects: equal objects give equal text.
             shared = (run.status, id(run.score), run.matched, run.expected, id(run.precision), id(run.f1))
