@@ -117,7 +117,7 @@ def _build_parser() -> argparse.ArgumentParser:
         type=int,
         default=0,
         metavar="N",
-        help="processes for one large canonical log: 1 or 2 (default: 2 when 2 CPUs are there and not busy)",
+        help="processes for one large canonical log: 1 or 2 (default: 2 when a second CPU is free)",
     )
 
     calls = commands.add_parser("calls", help="print the tool calls found in recorded logs")
@@ -399,9 +399,15 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
 def _default_jobs() -> int:
     """Processes for one large log when ``--jobs`` is not given: 2 when this process may use
-    2 CPUs and the machine has one to spare (1-minute load average at most CPUs - 0.5),
-    else 1. On a machine already busy, the second process only competes for a CPU: the
-    split then took 1.4-1.7x the time of one process on the benchmark."""
+    2 CPUs and one of them is free now, else 1.
+
+    "Free" counts the tasks running or waiting for a CPU at this moment (``/proc/loadavg``,
+    this process included); where that is not there, the 1-minute load average stands in
+    (at most CPUs - 0.5). On a machine already busy, the second process only competes for
+    a CPU: the split then took 1.4-1.7x the time of one process on the benchmark. A moment's
+    count, not the 1-minute average, so that work that just ended (a build step, a
+    benchmark's own decoding) does not keep the split off.
+    """
     import os
 
     try:
@@ -410,11 +416,24 @@ def _default_jobs() -> int:
         cpus = os.cpu_count() or 1
     if cpus < 2:
         return 1
+    running = _running_tasks()
+    if running is not None:
+        return 2 if running - 1 <= cpus - 2 else 1
     try:
         load = os.getloadavg()[0]
     except OSError:
         return 2
     return 2 if load <= cpus - 0.5 else 1
+
+
+def _running_tasks() -> int | None:
+    """Tasks running or ready to run now (this one included), or ``None`` when unknown."""
+    try:
+        with open("/proc/loadavg", encoding="ascii") as handle:
+            fields = handle.read().split()
+        return int(fields[3].split("/")[0])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _score_logs(specs: Sequence[Spec], readers: Sequence[LogReader]) -> ScoreReport:

@@ -170,12 +170,47 @@ def test_a_process_with_threads_stays_in_one_process(
         ({0, 1, 2, 3}, 2.5, 2),
     ],
 )
-def test_default_jobs_split_only_with_a_cpu_to_spare(
+def test_default_jobs_without_a_task_count_use_the_load_average(
     monkeypatch: pytest.MonkeyPatch, cpus: set[int], load: float, jobs: int
 ) -> None:
-    """Without --jobs: two processes when a second CPU is there and the machine is not busy."""
+    """Where the running tasks cannot be counted: two processes when the machine is not busy."""
     from toolexpect import cli
 
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: cpus)
     monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
+    monkeypatch.setattr(cli, "_running_tasks", lambda: None)
     assert cli._default_jobs() == jobs
+
+
+@pytest.mark.parametrize(
+    ("cpus", "running", "jobs"),
+    [
+        ({0, 1}, 1, 2),  # only this process: a CPU is free
+        ({0, 1}, 2, 1),  # another task holds the second CPU
+        ({0}, 1, 1),
+        ({0, 1, 2, 3}, 3, 2),
+        ({0, 1, 2, 3}, 4, 1),
+    ],
+)
+def test_default_jobs_split_only_with_a_cpu_free_now(
+    monkeypatch: pytest.MonkeyPatch, cpus: set[int], running: int, jobs: int
+) -> None:
+    """Without --jobs: two processes when a second CPU is there and free at this moment,
+    whatever the 1-minute load average says."""
+    from toolexpect import cli
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: cpus)
+    monkeypatch.setattr(os, "getloadavg", lambda: (9.0, 9.0, 9.0))
+    monkeypatch.setattr(cli, "_running_tasks", lambda: running)
+    assert cli._default_jobs() == jobs
+
+
+def test_running_tasks_are_read_from_proc() -> None:
+    """On Linux the count of running tasks comes from /proc/loadavg and includes this one."""
+    from toolexpect import cli
+
+    if not Path("/proc/loadavg").exists():
+        assert cli._running_tasks() is None
+        return
+    running = cli._running_tasks()
+    assert running is not None and running >= 1
