@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from matching_support import NAMES, TOOLS, cases, matchers
 
 from toolexpect import matching
 from toolexpect.calls import ToolCall
 from toolexpect.matching import CompiledCase, RunResult
-from toolexpect.model import ArgMatcher, Case, Expectation, Op, PartialObject
+from toolexpect.model import ArgMatcher, Case, Expectation, Op
 
-TOOLS = ["a", "b", "c"]
-NAMES = ["x", "y", "z"]
 NAN = float("nan")
 SCALARS: list[Any] = [
     1,
@@ -56,30 +56,7 @@ VALUES = SCALARS + NESTED
 _values = st.sampled_from(VALUES)
 _scalars = st.sampled_from(SCALARS)
 _names = st.sampled_from(NAMES)
-_matchers = st.one_of(
-    # Equality on scalars most of the time: the keyed path.
-    st.builds(lambda n, v: ArgMatcher(n, Op.EQ, value=v), _names, _scalars),
-    st.builds(lambda n, v: ArgMatcher(n, Op.EQ, value=v), _names, _scalars),
-    st.builds(lambda n, v: ArgMatcher(n, Op.EQ, value=v), _names, _values),
-    st.builds(
-        lambda n: ArgMatcher(n, Op.PARTIAL, value=PartialObject({"k": 1})),
-        _names,
-    ),
-    st.builds(
-        lambda n: ArgMatcher(n, Op.EQ, value={"k": PartialObject({"j": "s"})}),
-        _names,
-    ),
-    st.builds(lambda n: ArgMatcher(n, Op.ANY), _names),
-    st.builds(lambda n: ArgMatcher(n, Op.ABSENT), _names),
-    st.builds(
-        lambda n, vs: ArgMatcher(n, Op.IN, values=tuple(vs)),
-        _names,
-        st.lists(_values, min_size=1, max_size=2),
-    ),
-    st.builds(lambda n: ArgMatcher(n, Op.GE, value=1.5), _names),
-    st.builds(lambda n: ArgMatcher(n, Op.REGEX, pattern="^s"), _names),
-    st.builds(lambda n, v: ArgMatcher(n, Op.EQ, value=v, optional=True), _names, _values),
-)
+_matchers = matchers(SCALARS, VALUES, nested_partial=True)
 _expectations = st.builds(
     lambda tool, matchers: Expectation(tool, tuple(matchers)),
     st.sampled_from(TOOLS),
@@ -93,22 +70,7 @@ _calls = st.builds(
 )
 
 
-@st.composite
-def _cases(draw: Any) -> Case:
-    expectations = tuple(draw(st.lists(_expectations, max_size=6)))
-    forbids = tuple(draw(st.lists(_expectations, max_size=2)))
-    chains: tuple[tuple[int, ...], ...] = ()
-    if len(expectations) >= 2 and draw(st.booleans()):
-        chains = (tuple(draw(st.permutations(range(len(expectations))))[:2]),)
-    return Case(
-        "fast",
-        expectations=expectations,
-        forbids=forbids,
-        threshold=draw(st.sampled_from([1.0, 0.5, 0.0])),
-        no_unexpected_calls=draw(st.booleans()),
-        ordered=draw(st.booleans()),
-        chains=chains,
-    )
+_cases = partial(cases, _expectations, "fast")
 
 
 def _general(case: Case, calls: list[ToolCall]) -> RunResult:

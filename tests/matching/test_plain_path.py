@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from matching_support import case_of
+from matching_support import NAMES, TOOLS, case_of, cases, matchers
 
 from toolexpect import matching
 from toolexpect.calls import ToolCall
@@ -18,8 +19,6 @@ from toolexpect.model import ArgMatcher, Case, Expectation, Op, PartialObject
 
 CASES = Path(__file__).parent.parent / "cases" / "matching"
 
-TOOLS = ["a", "b", "c"]
-NAMES = ["x", "y", "z"]
 SCALARS: list[Any] = [1, 1.0, 2, 0, -0.0, 2.5, 1e23, 10**23, True, False, None, "s", "t", ""]
 NESTED: list[Any] = [[1], [1.0], [True], [-0.0], [0.0], {"k": 1}, {"k": 1.0}, {"k": [1, "s"]}, [], {}]
 VALUES = SCALARS + NESTED
@@ -27,22 +26,7 @@ VALUES = SCALARS + NESTED
 _scalars = st.sampled_from(SCALARS)
 _values = st.sampled_from(VALUES)
 _names = st.sampled_from(NAMES)
-_matchers = st.one_of(
-    st.builds(lambda n, v: ArgMatcher(n, Op.EQ, value=v), _names, _scalars),
-    st.builds(lambda n, v: ArgMatcher(n, Op.EQ, value=v), _names, _scalars),
-    st.builds(lambda n, v: ArgMatcher(n, Op.EQ, value=v), _names, _values),
-    st.builds(lambda n: ArgMatcher(n, Op.PARTIAL, value=PartialObject({"k": 1})), _names),
-    st.builds(lambda n: ArgMatcher(n, Op.ANY), _names),
-    st.builds(lambda n: ArgMatcher(n, Op.ABSENT), _names),
-    st.builds(
-        lambda n, vs: ArgMatcher(n, Op.IN, values=tuple(vs)),
-        _names,
-        st.lists(_values, min_size=1, max_size=2),
-    ),
-    st.builds(lambda n: ArgMatcher(n, Op.GE, value=1.5), _names),
-    st.builds(lambda n: ArgMatcher(n, Op.REGEX, pattern="^s"), _names),
-    st.builds(lambda n, v: ArgMatcher(n, Op.EQ, value=v, optional=True), _names, _values),
-)
+_matchers = matchers(SCALARS, VALUES)
 # Two argument names keyed on the same names: the direct plan most of the time.
 _keyed = st.builds(
     lambda tool, x, y: Expectation(tool, (ArgMatcher("x", Op.EQ, value=x), ArgMatcher("y", Op.EQ, value=y))),
@@ -64,23 +48,7 @@ _plain_calls = st.builds(
 )
 
 
-@st.composite
-def _cases(draw: Any) -> Case:
-    expectations = tuple(draw(st.lists(_expectations, max_size=6)))
-    forbids = tuple(draw(st.lists(_expectations, max_size=2)))
-    chains: tuple[tuple[int, ...], ...] = ()
-    if len(expectations) >= 2 and draw(st.booleans()):
-        chains = (tuple(draw(st.permutations(range(len(expectations))))[:2]),)
-    return Case(
-        "plain",
-        expectations=expectations,
-        forbids=forbids,
-        threshold=draw(st.sampled_from([1.0, 0.5, 0.0])),
-        no_unexpected_calls=draw(st.booleans()),
-        no_tool_calls=draw(st.booleans()) and not expectations,
-        ordered=draw(st.booleans()),
-        chains=chains,
-    )
+_cases = partial(cases, _expectations, "plain", no_tool_calls=True)
 
 
 def _objects(calls: list[dict[str, Any]]) -> list[ToolCall]:
