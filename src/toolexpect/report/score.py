@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 from xml.etree import ElementTree as ET
 
@@ -134,7 +134,8 @@ def render_text(report: ScoreReport, style: Style) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _run_json(run: Any) -> dict[str, Any]:
+def _run_json(run: Any, details: Callable[[Any], Any] | None = None) -> dict[str, Any]:
+    """One run as report data; ``details`` turns a failure's details into data (``_plain``)."""
     return {
         "status": run.status,
         "score": run.score,
@@ -142,18 +143,18 @@ def _run_json(run: Any) -> dict[str, Any]:
         "expected": run.expected,
         "precision": run.precision,
         "f1": run.f1,
-        "failures": [_failure_json(f) for f in run.failures],
+        "failures": [_failure_json(f, details) for f in run.failures],
     }
 
 
-def _failure_json(failure: Any) -> dict[str, Any]:
+def _failure_json(failure: Any, details: Callable[[Any], Any] | None = None) -> dict[str, Any]:
     span = failure.span
     return {
         "kind": failure.kind,
         "message": failure.message,
         "line": span.line if span else None,
         "column": span.column if span else None,
-        "details": _plain(failure.details),
+        "details": (details or _plain)(failure.details),
     }
 
 
@@ -195,26 +196,7 @@ rest. Explanation details hold string keys only, so the text is the one ``_plain
 
 def _run_text(run: Any) -> str:
     """``json.dumps(_run_json(run), ensure_ascii=False)``, without copying the explanations."""
-    return _RUN_ENCODER.encode(
-        {
-            "status": run.status,
-            "score": run.score,
-            "matched": run.matched,
-            "expected": run.expected,
-            "precision": run.precision,
-            "f1": run.f1,
-            "failures": [
-                {
-                    "kind": failure.kind,
-                    "message": failure.message,
-                    "line": failure.span.line if failure.span else None,
-                    "column": failure.span.column if failure.span else None,
-                    "details": _text_keys(failure.details),
-                }
-                for failure in run.failures
-            ],
-        }
-    )
+    return _RUN_ENCODER.encode(_run_json(run, _text_keys))
 
 
 _TEXT = {str}
