@@ -236,16 +236,21 @@ def samples() -> list[dict[str, Any]]:
     return list(corpus.generate(seed=5, scenarios=40, runs=10)["samples"])
 
 
-def test_value_alone_does_not_explain(monkeypatch: pytest.MonkeyPatch, samples: list[dict[str, Any]]) -> None:
-    """Reading value and passed works out no failure; the first read of failures does, once."""
-    made: list[int] = []
+@pytest.fixture
+def made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One item for each time a run's failures are worked out (``CompiledCase._failures``)."""
+    count: list[int] = []
     original = CompiledCase._failures
 
     def counted(self: CompiledCase, *args: Any) -> Any:
-        made.append(1)
+        count.append(1)
         return original(self, *args)
 
     monkeypatch.setattr(CompiledCase, "_failures", counted)
+    return count
+
+def test_value_alone_does_not_explain(made: list[int], samples: list[dict[str, Any]]) -> None:
+    """Reading value and passed works out no failure; the first read of failures does, once."""
     evaluator = ToolCallAccuracyEvaluator()
     failing = []
     for sample in samples:
@@ -348,16 +353,8 @@ def test_dict_and_ordered_dict_expectations_give_one_case() -> None:
     assert ordered.case.expectations == (Expectation("f", plain.case.expectations[0].args),)
 
 
-def test_score_explains_on_demand_what_it_would_have_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_score_explains_on_demand_what_it_would_have_at_once(made: list[int]) -> None:
     """score() explains a failure only when asked, as it would at once, even after the list changed."""
-    made: list[int] = []
-    original = CompiledCase._failures
-
-    def counted(self: CompiledCase, *args: Any) -> Any:
-        made.append(1)
-        return original(self, *args)
-
-    monkeypatch.setattr(CompiledCase, "_failures", counted)
     spec = parse_spec('expect get_weather(city="Berlin")\nexpect send_email\n')
     recorded = [{"name": "get_weather", "arguments": {"city": "Rome"}}]
     evaluation = toolexpect.score(spec, recorded)
