@@ -6,16 +6,16 @@ install or a source checkout reads the repository's top-level ``grammar/`` folde
 
 from __future__ import annotations
 
-import hashlib
 import os
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import lark
-from lark import Lark, Token
-from lark.parse_tree_builder import ExpandSingleChild
-from lark.parsers.lalr_analysis import Shift
+from toolexpect._tables import Tables
+
+if TYPE_CHECKING:
+    from lark import Lark, Transformer
 
 __all__ = [
     "COMMENTS",
@@ -23,8 +23,10 @@ __all__ = [
     "CommentSink",
     "DepthError",
     "OneLoop",
+    "Token",
     "Unsure",
     "build",
+    "cache_folder",
     "cache_path",
     "grammar_path",
     "grammar_text",
@@ -53,6 +55,41 @@ def grammar_path() -> Path:
 def grammar_text() -> str:
     """The grammar's source text."""
     return grammar_path().read_text(encoding="utf-8")
+
+
+class Token(str):
+    """A token of the source: its text, terminal and place (the fields of lark's ``Token``).
+
+    :class:`OneLoop` makes these without importing lark; when lark parses, its own tokens,
+    which have the same fields, take their place.
+    """
+
+    __slots__ = ("column", "end_column", "end_line", "end_pos", "line", "start_pos", "type", "value")
+
+    type: str
+    value: str
+    start_pos: int | None
+    line: int | None
+    column: int | None
+    end_line: int | None
+    end_column: int | None
+    end_pos: int | None
+
+
+def new_token(
+    kind: str, value: str, start: int, line: int, column: int, end_line: int, end_column: int, end: int
+) -> Token:
+    """A :class:`Token` with every field given."""
+    token = str.__new__(Token, value)
+    token.type = kind
+    token.value = value
+    token.start_pos = start
+    token.line = line
+    token.column = column
+    token.end_line = end_line
+    token.end_column = end_column
+    token.end_pos = end
+    return token
 
 
 class DepthError(Exception):
@@ -122,12 +159,11 @@ COMMENTS = CommentSink()
 """The sink the shared parser sends comments to; ``parse`` points it at a list per call."""
 
 
-def cache_path(text: str) -> str | None:
-    """Where the analysed grammar is cached: the user's cache folder, never the package.
+def cache_folder() -> str | None:
+    """The user's cache folder for toolexpect, made if need be; never the package.
 
     ``XDG_CACHE_HOME`` (default ``~/.cache``)/toolexpect; ``TOOLEXPECT_NO_CACHE=1`` turns
-    caching off. The file name carries the grammar's and lark's versions, so a change
-    of either builds afresh. ``None`` when no private folder can be made.
+    caching off. ``None`` when caching is off or no private folder can be made.
     """
     if os.environ.get("TOOLEXPECT_NO_CACHE"):
         return None
@@ -139,6 +175,22 @@ def cache_path(text: str) -> str | None:
         return None
     if not os.access(folder, os.W_OK):
         return None
+    return folder
+
+
+def cache_path(text: str) -> str | None:
+    """Where lark's analysis of the grammar is cached, in :func:`cache_folder`.
+
+    The file name carries the grammar's and lark's versions, so a change of either builds
+    afresh. ``None`` when there is no cache folder.
+    """
+    import hashlib
+
+    import lark
+
+    folder = cache_folder()
+    if folder is None:
+        return None
     digest = hashlib.sha256((_BUILD_OPTIONS + text).encode("utf-8")).hexdigest()[:16]
     return os.path.join(folder, f"grammar-{digest}-lark{lark.__version__}.cache")
 
@@ -148,13 +200,15 @@ _BUILD_OPTIONS = "lalr contextual layout-postlex no-positions no-placeholders em
 
 
 def build(
-    *, strict: bool = False, cache: bool = False, transformer: lark.Transformer[Token, Any] | None = None
+    *, strict: bool = False, cache: bool = False, transformer: Transformer[Any, Any] | Any | None = None
 ) -> Lark:
     """Build the LALR parser; ``strict`` also fails on conflicts and terminal collisions.
 
     With a ``transformer`` lark calls its methods as it reduces and returns what the start
     rule's method returns, instead of a tree.
     """
+    from lark import Lark
+
     text = grammar_text()
     path = cache_path(text) if cache and not strict else None
     return Lark(
@@ -175,60 +229,55 @@ class Unsure(Exception):
     """:class:`OneLoop` met input it leaves to lark itself: an error, or nesting too deep."""
 
 
+Reduce = Callable[[list[Any]], Any]
+"""What a reduction calls with the rule's children: the transformer's method for the rule."""
+
+
 class OneLoop:
-    """Runs a built parser's own tables in one loop: lexer, layout and LALR parser together.
+    """Runs the parser's tables (:class:`toolexpect._tables.Tables`) in one loop, without lark.
 
     Nothing of the language is written here. The scanners are lark's contextual lexer's, one
-    per parser state, with their keyword and comment callbacks; the actions are lark's LALR
-    table; the values are what lark's rule callbacks (the embedded transformer) return. What
-    lark spreads over a lexer generator, the post-lexer generator and ``feed_token`` runs here
-    in one function, which in CPython is most of the cost of parsing. The layout rules are
-    :class:`_Layout`'s, written out again inline (``tests/language/test_one_loop.py`` checks
-    that both ways give the same). It takes only input that parses: at the first token it
-    cannot take it raises :class:`Unsure`, and the caller parses the text again with lark,
-    which reports the error exactly as it always does.
+    per parser state, with their keywords and comment callbacks; the actions are lark's LALR
+    table; the values are what the transformer's methods return, given the children lark's
+    tree builder would give them. What lark spreads over a lexer generator, the post-lexer
+    generator, ``feed_token`` and its tree builder runs here in one function, which in CPython
+    is most of the cost of parsing. The layout rules are :class:`_Layout`'s, written out again
+    inline (``tests/language/test_one_loop.py`` checks that both ways give the same).
+
+    Children are never copied from one rule to another: the value stack holds only what rules
+    keep, and ``bases`` says where each symbol's values begin, so an inlined ``_rule`` (and a
+    rule that passes its one child through) leaves its values where they are.
+
+    It takes only input that parses: at the first token it cannot take it raises
+    :class:`Unsure`, and the caller parses the text again with lark, which reports the error
+    exactly as it always does.
     """
 
-    def __init__(self, parser: Lark) -> None:
-        frontend = parser.parser
-        self._lexers: dict[int, Any] = frontend.lexer.lexer.lexers
-        lalr = frontend.parser
-        table = lalr._parse_table
-        callbacks = lalr.parser.callbacks
-        if any(isinstance(key, str) for key in callbacks):
-            raise TypeError("callbacks on terminals are not supported")
-        self._start: int = table.start_states["start"]
-        self._end: int = table.end_states["start"]
-        # Per state and symbol: the state to shift to (an int), or what a reduction takes.
+    def __init__(self, tables: Tables, transformer: Any, comments: Callable[[Token], Any]) -> None:
+        reducers: list[Reduce | None] = [_reducer(transformer, *rule) for rule in tables.rules]
         self._actions: dict[int, dict[str, Any]] = {}
-        for state, row in table.states.items():
-            actions: dict[str, Any] = {}
-            for symbol, (action, target) in row.items():
-                if action is Shift:
-                    if type(target) is not int:
-                        raise TypeError("parse states are not numbered")
-                    actions[symbol] = target
-                else:
-                    length = len(target.expansion)
-                    callback = callbacks[target]
-                    if length == 1 and _passes_through(callback):
-                        callback = None  # the value on the stack stays as it is
-                    actions[symbol] = (length, target.origin.name, callback)
-            self._actions[state] = actions
-        self._scanners = _Scanners(self._lexers)
-        self._token = getattr(Token, "_future_new", Token)
-        self._inline_tokens = Token.__slots__ == _TOKEN_SLOTS
+        for state, row in tables.actions.items():
+            self._actions[state] = {
+                symbol: action if isinstance(action, int) else (action[0], action[1], reducers[action[2]])
+                for symbol, action in row.items()
+            }
+        self._start = tables.start
+        self._end = tables.end
+        self._dropped = tables.dropped
+        self._scanners = _Scanners(tables)
+        self._comments = comments
 
     def __call__(self, text: str) -> Any:
-        """What the start rule's callback returns for ``text``; :class:`Unsure` if lark must say."""
+        """What the start rule's method returns for ``text``; :class:`Unsure` if lark must say."""
         actions = self._actions
         scanners = self._scanners
+        dropped = self._dropped
+        sink = self._comments
         end_state = self._end
         states: list[int] = [self._start]
+        bases: list[int] = [0]  # where the values of each symbol on the stack begin
         values: list[Any] = []
-        new = self._token
         make = str.__new__
-        inline = self._inline_tokens
         brackets = _BRACKETS
         pos = line_start = 0
         line = 1
@@ -237,56 +286,52 @@ class OneLoop:
         depth = 0
         before = last = ""
         while pos < size:
-            match, ignore, callbacks, newlines = scanners[states[-1]]
+            state = states[-1]
+            match, names, ignore, newlines, keywords, comments = scanners[state]
             found = match(text, pos)
             if found is None:
                 raise Unsure
             kind = found.lastgroup
+            if names is not None and kind not in names:
+                # The universal scanner found a terminal this state does not take: its own.
+                match, names, ignore, newlines, keywords, comments = scanners.own(state)
+                found = match(text, pos)
+                if found is None:
+                    raise Unsure
+                kind = found.lastgroup
             start = pos
             pos = found.end()
+            value = found.group()
+            start_line = line
+            column = start - line_start + 1
             if kind in newlines:
-                value = found.group()
                 count = value.count("\n")
                 if count:
-                    start_line = line
-                    column = start - line_start + 1
                     line += count
                     line_start = start + value.rindex("\n") + 1
-                else:
-                    start_line = line
-                    column = start - line_start + 1
-                if kind in ignore:
-                    if kind in callbacks:
-                        end_column = pos - line_start + 1
-                        callbacks[kind](new(kind, value, start, start_line, column, line, end_column, pos))
-                    continue
-                if kind == "_NL" and ((nesting and nesting[-1] != _BLOCK) or last == "THEN"):
-                    continue
-                token = new(kind, value, start, start_line, column, line, pos - line_start + 1, pos)
-            elif kind in ignore:
-                if kind in callbacks:
-                    column = start - line_start + 1
-                    end_column = pos - line_start + 1
-                    callbacks[kind](new(kind, found.group(), start, line, column, line, end_column, pos))
+            if kind in ignore:
+                if kind in comments:
+                    sink(new_token(kind, value, start, start_line, column, line, pos - line_start + 1, pos))
                 continue
-            elif inline:
-                # What Token(...) does, without its two Python calls (most tokens come here).
-                value = found.group()
+            if kind in keywords:
+                kind = keywords[kind].get(value, kind)
+            if kind == "_NL" and ((nesting and nesting[-1] != _BLOCK) or last == "THEN"):
+                continue
+            if kind in dropped:
+                token = None
+            else:
+                # What new_token does, without its Python call (most tokens come here).
                 token = make(Token, value)
                 token.type = kind
-                token.start_pos = start
                 token.value = value
-                token.line = token.end_line = line
-                token.column = start - line_start + 1
+                token.start_pos = start
+                token.line = start_line
+                token.column = column
+                token.end_line = line
                 token.end_column = pos - line_start + 1
                 token.end_pos = pos
-            else:
-                token = new(
-                    kind, found.group(), start, line, start - line_start + 1, line, pos - line_start + 1, pos
-                )
-            if kind in callbacks:
-                token = callbacks[kind](token)
-                kind = token.type
+                if kind in comments:
+                    sink(token)
             bracket = brackets.get(kind)
             if bracket is not None:
                 if bracket == _CLOSE:
@@ -302,74 +347,125 @@ class OneLoop:
                             raise Unsure
             before = last
             last = kind
+            row = actions[state]
             while True:
-                action = actions[states[-1]].get(kind)
+                action = row.get(kind)
                 if action is None:
                     raise Unsure
                 if type(action) is int:
                     states.append(action)
-                    values.append(token)
+                    bases.append(len(values))
+                    if token is not None:
+                        values.append(token)
                     break
-                length, origin, callback = action
-                if callback is None:
-                    states.pop()
-                    states.append(actions[states[-1]][origin])
-                    continue
-                if length == 1:
-                    children = [values.pop()]
-                    states.pop()
-                elif length:
-                    children = values[-length:]
+                length, origin, reduce = action
+                if length:
+                    first = bases[-length]
                     del states[-length:]
-                    del values[-length:]
+                    del bases[-length:]
                 else:
-                    children = []
-                values.append(callback(children))
-                states.append(actions[states[-1]][origin])
+                    first = len(values)
+                if reduce is not None:
+                    children = values[first:]
+                    del values[first:]
+                    values.append(reduce(children))
+                goto = actions[states[-1]][origin]
+                states.append(goto)
+                bases.append(first)
+                row = actions[goto]
         while True:  # the end of input: reduce until the start rule is done
             action = actions[states[-1]].get("$END")
             if type(action) is not tuple:
                 raise Unsure
-            length, origin, callback = action
-            if callback is None:
-                states.pop()
+            length, origin, reduce = action
+            if length:
+                first = bases[-length]
+                del states[-length:]
+                del bases[-length:]
             else:
-                if length:
-                    children = values[-length:]
-                    del states[-length:]
-                    del values[-length:]
-                else:
-                    children = []
-                values.append(callback(children))
-            states.append(actions[states[-1]][origin])
-            if states[-1] == end_state:
+                first = len(values)
+            if reduce is not None:
+                children = values[first:]
+                del values[first:]
+                values.append(reduce(children))
+            goto = actions[states[-1]][origin]
+            if goto == end_state:
                 return values[-1]
+            states.append(goto)
+            bases.append(first)
 
 
-def _passes_through(callback: Any) -> bool:
-    """Whether a rule's callback returns its one child as it is: lark's ``?rule`` expansion, or
-    a method marked ``passes_through``."""
-    if isinstance(callback, ExpandSingleChild):
-        return True
-    return bool(getattr(getattr(callback, "__func__", None), "passes_through", False))
+def _reducer(transformer: Any, name: str, expands_single: bool, kept: int) -> Reduce | None:
+    """What a reduction of a rule calls, as lark's tree builder would; ``None``: the children
+    stay on the stack as they are (an inlined ``_rule``, or a rule that passes on its one child).
+    """
+    method = getattr(transformer, name, None)
+    if name.startswith("_"):
+        if method is not None:
+            raise TypeError(f"a method for the inlined rule {name}")
+        return None
+    if kept == 1 and (expands_single or _passes_through(method)):
+        return None
+    if method is None:
+        default = transformer.__default__
+
+        def method(children: list[Any], data: str = name) -> Any:
+            return default(data, children, None)
+
+    if expands_single:
+        whole = method
+
+        def method(children: list[Any]) -> Any:
+            return children[0] if len(children) == 1 else whole(children)
+
+    return method
 
 
-_TOKEN_SLOTS = ("type", "start_pos", "value", "line", "column", "end_line", "end_column", "end_pos")
-"""The fields of lark's ``Token`` that :class:`OneLoop` sets itself, when lark's are these."""
+def _passes_through(method: Any) -> bool:
+    """Whether a method is marked as returning its one child as it is (``passes_through``)."""
+    return bool(getattr(getattr(method, "__func__", None), "passes_through", False))
 
 
-class _Scanners(dict[int, tuple[Any, frozenset[str], dict[str, Any], frozenset[str]]]):
-    """Per parser state, its contextual lexer's scanner, made on first use as lark makes it."""
+_Names = frozenset[str]
+_Scanner = tuple[Any, _Names | None, _Names, _Names, dict[str, dict[str, str]], _Names]
+"""``(match, names, ignored, newlines, keywords, comments)``; with ``names`` the match is the
+universal scanner's, to be checked against the names the state's own scanner tries."""
 
-    def __init__(self, lexers: dict[int, Any]) -> None:
+
+class _Scanners(dict[int, _Scanner]):
+    """Per parser state, its scanner, compiled on first use.
+
+    A state whose own scanner tries the universal scanner's alternatives in the same order
+    starts with the universal scanner, which one compiled pattern serves for most states; the
+    state's own is compiled only when the universal one finds a terminal the state does not try.
+    """
+
+    def __init__(self, tables: Tables) -> None:
         super().__init__()
-        self._lexers = lexers
+        self._tables = tables
+        self._compiled: dict[int, Any] = {}
 
-    def __missing__(self, state: int) -> tuple[Any, frozenset[str], dict[str, Any], frozenset[str]]:
-        lexer = self._lexers[state]
-        patterns = lexer.scanner._mres
-        if len(patterns) != 1:
-            raise Unsure
-        found = (patterns[0].match, lexer.ignore_types, lexer.callback, lexer.newline_types)
+    def _match(self, index: int) -> Any:
+        match = self._compiled.get(index)
+        if match is None:
+            pattern, flags = self._tables.lexers[index][:2]
+            match = self._compiled[index] = re.compile(pattern, flags).match
+        return match
+
+    def __missing__(self, state: int) -> _Scanner:
+        tables = self._tables
+        if state not in tables.shares_universal:
+            return self.own(state)
+        index = tables.state_lexer[state]
+        _, _, names, ignore, newlines, keywords, comments = tables.lexers[index]
+        found = (self._match(tables.universal), names, ignore, newlines, keywords, comments)
+        self[state] = found
+        return found
+
+    def own(self, state: int) -> _Scanner:
+        """The state's own scanner, which it keeps from now on."""
+        index = self._tables.state_lexer[state]
+        _, _, _, ignore, newlines, keywords, comments = self._tables.lexers[index]
+        found = (self._match(index), None, ignore, newlines, keywords, comments)
         self[state] = found
         return found

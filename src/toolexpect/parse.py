@@ -14,13 +14,25 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-
-from toolexpect._grammar import COMMENTS, MAX_DEPTH, DepthError, OneLoop, Unsure, build
+from toolexpect import __version__, _tables
+from toolexpect._grammar import (
+    COMMENTS,
+    MAX_DEPTH,
+    DepthError,
+    OneLoop,
+    Token,
+    Unsure,
+    build,
+    grammar_text,
+    new_token,
+)
 from toolexpect.diagnostics import Diagnostic, Span, make
+
+if TYPE_CHECKING:
+    from lark import Lark
+    from lark.exceptions import UnexpectedInput
 
 __all__ = ["DOCUMENT_VERSION", "Comment", "ParseResult", "parse_text"]
 
@@ -192,7 +204,8 @@ def _unclosed_before(text: str, token: Token, expected: set[str]) -> Span | None
 
 
 def _syntax_diagnostic(error: UnexpectedInput, text: str) -> Diagnostic:
-    if isinstance(error, UnexpectedToken):
+    lark = _lark()
+    if isinstance(error, lark.UnexpectedToken):
         token = error.token
         expected = set(getattr(error, "accepts", None) or error.expected)
         expected.discard("COMMENT")
@@ -220,7 +233,7 @@ def _syntax_diagnostic(error: UnexpectedInput, text: str) -> Diagnostic:
             span,
             help=_help_for(expected, token),
         )
-    if isinstance(error, UnexpectedCharacters):
+    if isinstance(error, lark.UnexpectedCharacters):
         allowed = set(error.allowed or ())
         allowed.discard("COMMENT")
         accepts = _state_accepts(error)
@@ -239,8 +252,11 @@ def _syntax_diagnostic(error: UnexpectedInput, text: str) -> Diagnostic:
             )
         word_match = re.match(r"[A-Za-z_][A-Za-z0-9_]*", text[error.pos_in_stream :])
         if word_match:
-            fake = Token("NAME", word_match.group(0), line=error.line, column=error.column)
-            span = Span(error.line, error.column, error.line, error.column + len(word_match.group(0)))
+            word = word_match.group(0)
+            end = error.column + len(word)
+            at = error.pos_in_stream or 0
+            fake = new_token("NAME", word, at, error.line, error.column, error.line, end, at + len(word))
+            span = Span(error.line, error.column, error.line, end)
             return make(
                 "P100",
                 f'expected {_describe_expected(allowed)}, found "{word_match.group(0)}"',
@@ -251,7 +267,7 @@ def _syntax_diagnostic(error: UnexpectedInput, text: str) -> Diagnostic:
             "P101",
             f"unexpected character {char!r}; expected {_describe_expected(allowed)}",
             span,
-            help=_help_for(allowed, Token("CHAR", char)),
+            help=_help_for(allowed, new_token("CHAR", char, 0, error.line, error.column, error.line, 0, 0)),
         )
     return make("P100", str(error).splitlines()[0], Span.point(1, 1))  # pragma: no cover
 
@@ -482,7 +498,7 @@ class _Run:
         self.children = children
 
 
-class _ToDocument(Transformer[Token, Any]):
+class _ToDocument:
     """Builds the document while lark parses: one method per rule or alias of the grammar.
 
     Lark calls these as it reduces, so no parse tree is built. Scalar values stay tokens
@@ -764,8 +780,8 @@ def parse_text(text: str, name: str = "spec") -> ParseResult:
             ],
             comments,
         )
-    except UnexpectedInput as error:
-        return ParseResult(None, [_syntax_diagnostic(error, text)], comments)
+    except _SyntaxError as error:
+        return ParseResult(None, [_syntax_diagnostic(error.error, text)], comments)
     finally:
         _BUILD.problems = []
         comments.extend(Comment(str(t.value).rstrip("\r"), t.line or 1, t.column or 1) for t in tokens)
@@ -779,17 +795,58 @@ ONE_LOOP = True
 """Parse with :class:`toolexpect._grammar.OneLoop` first; ``False`` leaves every text to lark."""
 
 
+class _SyntaxError(Exception):
+    """Lark's error for a text that does not parse, carried out of :func:`_parse`."""
+
+    def __init__(self, error: UnexpectedInput) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class _Lark:
+    """Lark's parser of the language, with the document builder embedded, and its errors.
+
+    The error classes are taken when the parser is built, from the same import of lark, so
+    that they are the ones its parser raises even if lark is imported again later (pytest's
+    ``pytester`` drops the modules a run imported).
+    """
+
+    def __init__(self) -> None:
+        from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+        self.parser = build(cache=True, transformer=_TRANSFORMER)
+        self.UnexpectedInput = UnexpectedInput
+        self.UnexpectedToken = UnexpectedToken
+        self.UnexpectedCharacters = UnexpectedCharacters
+
+
 @functools.cache
+def _lark() -> _Lark:
+    """Lark's parser and errors, made once."""
+    return _Lark()
+
+
 def _parser() -> Lark:
     """The parser of the language with the document builder embedded, built once."""
-    return build(cache=True, transformer=_TRANSFORMER)
+    return _lark().parser
 
 
 @functools.cache
 def _one_loop() -> OneLoop | None:
-    """The one-loop runner of the parser's tables, or ``None`` if this lark's are not as expected."""
+    """The one-loop runner of the parser's tables, or ``None`` if lark's are not as expected.
+
+    The tables come from the user's cache when they were made from this grammar (no lark
+    import); otherwise they are read off lark's parser and cached.
+    """
+    grammar = grammar_text()
+    path = _tables.tables_path(__version__)
+    tables = _tables.load(path, grammar) if path else None
     try:
-        return OneLoop(_parser())
+        if tables is None:
+            tables = _tables.extract(_parser(), COMMENTS)
+            if path:
+                _tables.save(path, grammar, tables)
+        return OneLoop(tables, _TRANSFORMER, COMMENTS)
     except (AttributeError, KeyError, TypeError):  # pragma: no cover - another lark
         return None
 
@@ -806,7 +863,11 @@ def _parse(text: str, comments: list[Token]) -> list[Any]:
                 # Parse again with lark, which says what is wrong; forget what was collected.
                 comments.clear()
                 _BUILD.problems.clear()
-        items = _parser().parse(text)  # type: ignore[assignment]
+        lark = _lark()
+        try:
+            items = lark.parser.parse(text)  # type: ignore[assignment]
+        except lark.UnexpectedInput as error:
+            raise _SyntaxError(error) from None
         return items
     finally:
         COMMENTS.target = None
