@@ -61,34 +61,46 @@ class Token(str):
     """A token of the source: its text, terminal and place (the fields of lark's ``Token``).
 
     :class:`OneLoop` makes these without importing lark; when lark parses, its own tokens,
-    which have the same fields, take their place.
+    which have the same fields, take their place. Only the start is stored: where a token
+    ends is worked out from its text when asked, which few tokens are.
     """
 
-    __slots__ = ("column", "end_column", "end_line", "end_pos", "line", "start_pos", "type", "value")
+    __slots__ = ("column", "line", "start_pos", "type")
 
     type: str
-    value: str
-    start_pos: int | None
-    line: int | None
-    column: int | None
-    end_line: int | None
-    end_column: int | None
-    end_pos: int | None
+    start_pos: int
+    line: int
+    column: int
+
+    @property
+    def value(self) -> str:
+        """The token's text."""
+        return str(self)
+
+    @property
+    def end_pos(self) -> int:
+        """The offset just after the token."""
+        return self.start_pos + len(self)
+
+    @property
+    def end_line(self) -> int:
+        """The line the token ends on."""
+        return self.line + self.count("\n")
+
+    @property
+    def end_column(self) -> int:
+        """The column just after the token's last character."""
+        last = self.rfind("\n")
+        return self.column + len(self) if last < 0 else len(self) - last
 
 
-def new_token(
-    kind: str, value: str, start: int, line: int, column: int, end_line: int, end_column: int, end: int
-) -> Token:
-    """A :class:`Token` with every field given."""
+def new_token(kind: str, value: str, start: int, line: int, column: int) -> Token:
+    """A :class:`Token` of terminal ``kind`` with text ``value``, starting at the place given."""
     token = str.__new__(Token, value)
     token.type = kind
-    token.value = value
     token.start_pos = start
     token.line = line
     token.column = column
-    token.end_line = end_line
-    token.end_column = end_column
-    token.end_pos = end
     return token
 
 
@@ -255,22 +267,51 @@ class OneLoop:
 
     def __init__(self, tables: Tables, transformer: Any, comments: Callable[[Token], Any]) -> None:
         reducers: list[Reduce | None] = [_reducer(transformer, *rule) for rule in tables.rules]
-        self._actions: dict[int, dict[str, Any]] = {}
+        # Per state (a list index), per symbol, a number: the state to shift or go to (>= 0);
+        # ``_UNIT - i`` for a rule of one symbol that leaves its value as it is, whose symbol
+        # is ``self._units[i]``: only the state on top changes; any other negative number
+        # ``~i`` for the reduction ``self._reductions[i]``. A symbol the state does not take
+        # shifts to the dead state, whose scanner raises :class:`Unsure` at the next token.
+        numbers: dict[tuple[int, str, int], int] = {}
+        self._units: list[str] = []
+        self._reductions: list[tuple[int, str, Reduce | None]] = []
+        self._dead = dead = max(tables.actions) + 1
+        self._actions: list[dict[str, int]] = [{} for _ in range(dead + 1)]
         for state, row in tables.actions.items():
-            self._actions[state] = {
-                symbol: action if isinstance(action, int) else (action[0], action[1], reducers[action[2]])
-                for symbol, action in row.items()
-            }
+            out = self._actions[state]
+            for symbol, action in row.items():
+                if isinstance(action, int):
+                    out[symbol] = action
+                    continue
+                number = numbers.get(action)
+                if number is None:
+                    length, origin, rule = action
+                    reduce = reducers[rule]
+                    if length == 1 and reduce is None:
+                        number = _UNIT - len(self._units)
+                        self._units.append(origin)
+                    else:
+                        number = ~len(self._reductions)
+                        self._reductions.append((length, origin, reduce))
+                    numbers[action] = number
+                out[symbol] = number
         self._start = tables.start
         self._end = tables.end
         self._dropped = tables.dropped
-        self._scanners = _Scanners(tables)
+        self._scanners = _Scanners(tables, len(self._actions))
+        nothing: frozenset[str] = frozenset()
+        self._scanners.of[dead] = (_unsure, {}, nothing, (None, nothing, nothing, {}, nothing))
         self._comments = comments
 
     def __call__(self, text: str) -> Any:
         """What the start rule's method returns for ``text``; :class:`Unsure` if lark must say."""
         actions = self._actions
+        reductions = self._reductions
+        units = self._units
+        dead = self._dead
+        unit = _UNIT
         scanners = self._scanners
+        scanner_of = scanners.of
         dropped = self._dropped
         sink = self._comments
         end_state = self._end
@@ -287,78 +328,95 @@ class OneLoop:
         before = last = ""
         while pos < size:
             state = states[-1]
-            match, names, ignore, newlines, keywords, comments = scanners[state]
+            match, plain, skip, scanner = scanner_of[state] or scanners.make(state)
             found = match(text, pos)
             if found is None:
                 raise Unsure
             kind = found.lastgroup
-            if names is not None and kind not in names:
-                # The universal scanner found a terminal this state does not take: its own.
-                match, names, ignore, newlines, keywords, comments = scanners.own(state)
-                found = match(text, pos)
-                if found is None:
-                    raise Unsure
-                kind = found.lastgroup
-            start = pos
-            pos = found.end()
-            value = found.group()
-            start_line = line
-            column = start - line_start + 1
-            if kind in newlines:
-                count = value.count("\n")
-                if count:
-                    line += count
-                    line_start = start + value.rindex("\n") + 1
-            if kind in ignore:
-                if kind in comments:
-                    sink(new_token(kind, value, start, start_line, column, line, pos - line_start + 1, pos))
-                continue
-            if kind in keywords:
-                kind = keywords[kind].get(value, kind)
-            if kind == "_NL" and ((nesting and nesting[-1] != _BLOCK) or last == "THEN"):
-                continue
-            if kind in dropped:
-                token = None
-            else:
-                # What new_token does, without its Python call (most tokens come here).
+            words = plain.get(kind)
+            if words is not None:
+                # Most tokens: the state takes them, on one line, kept, no comment, no bracket.
+                start = pos
+                pos = found.end()
+                value = found.group()
+                if words:
+                    kind = words.get(value, kind)
                 token = make(Token, value)
                 token.type = kind
-                token.value = value
                 token.start_pos = start
-                token.line = start_line
-                token.column = column
-                token.end_line = line
-                token.end_column = pos - line_start + 1
-                token.end_pos = pos
-                if kind in comments:
-                    sink(token)
-            bracket = brackets.get(kind)
-            if bracket is not None:
-                if bracket == _CLOSE:
-                    if nesting and nesting.pop() == _VALUE:
-                        depth -= 1
+                token.line = line
+                token.column = start - line_start + 1
+            elif kind in skip:
+                pos = found.end()
+                continue
+            else:
+                names, ignore, newlines, keywords, comments = scanner
+                if names is not None and kind not in names:
+                    # The universal scanner found a terminal this state does not take: its own.
+                    match, plain, skip, scanner = scanners.own(state)
+                    names, ignore, newlines, keywords, comments = scanner
+                    found = match(text, pos)
+                    if found is None:
+                        raise Unsure
+                    kind = found.lastgroup
+                start = pos
+                pos = found.end()
+                value = found.group()
+                start_line = line
+                column = start - line_start + 1
+                if kind in newlines:
+                    count = value.count("\n")
+                    if count:
+                        line += count
+                        line_start = start + value.rindex("\n") + 1
+                if kind in ignore:
+                    if kind in comments:
+                        sink(new_token(kind, value, start, start_line, column))
+                    continue
+                if kind in keywords:
+                    kind = keywords[kind].get(value, kind)
+                if kind == "_NL" and ((nesting and nesting[-1] != _BLOCK) or last == "THEN"):
+                    continue
+                if kind in dropped:
+                    token = None
                 else:
-                    if bracket == _VALUE and kind == "LBRACE" and last == "STRING" and before == "CASE":
-                        bracket = _BLOCK
-                    nesting.append(bracket)
-                    if bracket == _VALUE:
-                        depth += 1
-                        if depth > MAX_DEPTH:
-                            raise Unsure
+                    token = make(Token, value)
+                    token.type = kind
+                    token.start_pos = start
+                    token.line = start_line
+                    token.column = column
+                    if kind in comments:
+                        sink(token)
+                bracket = brackets.get(kind)
+                if bracket is not None:
+                    if bracket == _CLOSE:
+                        if nesting and nesting.pop() == _VALUE:
+                            depth -= 1
+                    else:
+                        if bracket == _VALUE and kind == "LBRACE" and last == "STRING" and before == "CASE":
+                            bracket = _BLOCK
+                        nesting.append(bracket)
+                        if bracket == _VALUE:
+                            depth += 1
+                            if depth > MAX_DEPTH:
+                                raise Unsure
             before = last
             last = kind
             row = actions[state]
             while True:
-                action = row.get(kind)
-                if action is None:
-                    raise Unsure
-                if type(action) is int:
+                action = row.get(kind, dead)
+                if action >= 0:
                     states.append(action)
                     bases.append(len(values))
                     if token is not None:
                         values.append(token)
                     break
-                length, origin, reduce = action
+                if action <= unit:
+                    goto = actions[states[-2]][units[unit - action]]
+                    states[-1] = goto
+                    row = actions[goto]
+                    continue
+                length, origin, reduce = reductions[~action]
                 if length:
                     first = bases[-length]
                     del states[-length:]
@@ -374,10 +432,16 @@ class OneLoop:
                 bases.append(first)
                 row = actions[goto]
         while True:  # the end of input: reduce until the start rule is done
-            action = actions[states[-1]].get("$END")
-            if type(action) is not tuple:
+            action = actions[states[-1]].get("$END", dead)
+            if action >= 0:
                 raise Unsure
-            length, origin, reduce = action
+            if action <= unit:
+                goto = actions[states[-2]][units[unit - action]]
+                if goto == end_state:
+                    return values[-1]
+                states[-1] = goto
+                continue
+            length, origin, reduce = reductions[~action]
             if length:
                 first = bases[-length]
                 del states[-length:]
@@ -393,6 +457,15 @@ class OneLoop:
                 return values[-1]
             states.append(goto)
             bases.append(first)
+
+
+_UNIT = -(2**40)
+"""Where the numbers of one-symbol rules that leave their value begin (downwards)."""
+
+
+def _unsure(text: str, pos: int) -> Any:
+    """The dead state's scanner: the last token was one the parser does not take here."""
+    raise Unsure
 
 
 def _reducer(transformer: Any, name: str, expands_single: bool, kept: int) -> Reduce | None:
@@ -427,23 +500,32 @@ def _passes_through(method: Any) -> bool:
 
 
 _Names = frozenset[str]
-_Scanner = tuple[Any, _Names | None, _Names, _Names, dict[str, dict[str, str]], _Names]
-"""``(match, names, ignored, newlines, keywords, comments)``; with ``names`` the match is the
-universal scanner's, to be checked against the names the state's own scanner tries."""
+_Rest = tuple[_Names | None, _Names, _Names, dict[str, dict[str, str]], _Names]
+_Scanner = tuple[Any, dict[str, dict[str, str]], _Names, _Rest]
+"""``(match, plain, skip, (names, ignored, newlines, keywords, comments))``.
+
+``plain`` are the terminals that need nothing but a token, with their keywords: the state
+takes them, and they are not skipped, dropped, comments, brackets, layout or able to hold a
+new line, nor do they turn into a keyword that is.
+``skip`` are the ignored terminals that need nothing at all. With ``names``, the match is the
+universal scanner's, to be checked against the names the state's own scanner tries.
+"""
 
 
-class _Scanners(dict[int, _Scanner]):
+class _Scanners:
     """Per parser state, its scanner, compiled on first use.
 
     A state whose own scanner tries the universal scanner's alternatives in the same order
     starts with the universal scanner, which one compiled pattern serves for most states; the
     state's own is compiled only when the universal one finds a terminal the state does not try.
+    ``of[state]`` is the state's scanner once made, ``None`` before.
     """
 
-    def __init__(self, tables: Tables) -> None:
-        super().__init__()
+    def __init__(self, tables: Tables, states: int) -> None:
         self._tables = tables
         self._compiled: dict[int, Any] = {}
+        self._special = frozenset({*tables.dropped, *_BRACKETS, "_NL"})
+        self.of: list[_Scanner | None] = [None] * states
 
     def _match(self, index: int) -> Any:
         match = self._compiled.get(index)
@@ -452,20 +534,26 @@ class _Scanners(dict[int, _Scanner]):
             match = self._compiled[index] = re.compile(pattern, flags).match
         return match
 
-    def __missing__(self, state: int) -> _Scanner:
+    def _scanner(self, state: int, universal: bool) -> _Scanner:
         tables = self._tables
-        if state not in tables.shares_universal:
-            return self.own(state)
         index = tables.state_lexer[state]
         _, _, names, ignore, newlines, keywords, comments = tables.lexers[index]
-        found = (self._match(tables.universal), names, ignore, newlines, keywords, comments)
-        self[state] = found
+        special = self._special
+        plain = {
+            kind: keywords.get(kind, {})
+            for kind in names - ignore - newlines - comments - special
+            if special.isdisjoint(keywords.get(kind, {}).values())
+        }
+        skip = ignore - newlines - comments
+        match = self._match(tables.universal if universal else index)
+        found = (match, plain, skip, (names if universal else None, ignore, newlines, keywords, comments))
+        self.of[state] = found
         return found
+
+    def make(self, state: int) -> _Scanner:
+        """The state's first scanner: the universal one where it serves."""
+        return self._scanner(state, state in self._tables.shares_universal)
 
     def own(self, state: int) -> _Scanner:
         """The state's own scanner, which it keeps from now on."""
-        index = self._tables.state_lexer[state]
-        _, _, _, ignore, newlines, keywords, comments = self._tables.lexers[index]
-        found = (self._match(index), None, ignore, newlines, keywords, comments)
-        self[state] = found
-        return found
+        return self._scanner(state, False)

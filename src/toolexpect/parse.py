@@ -255,7 +255,7 @@ def _syntax_diagnostic(error: UnexpectedInput, text: str) -> Diagnostic:
             word = word_match.group(0)
             end = error.column + len(word)
             at = error.pos_in_stream or 0
-            fake = new_token("NAME", word, at, error.line, error.column, error.line, end, at + len(word))
+            fake = new_token("NAME", word, at, error.line, error.column)
             span = Span(error.line, error.column, error.line, end)
             return make(
                 "P100",
@@ -267,7 +267,7 @@ def _syntax_diagnostic(error: UnexpectedInput, text: str) -> Diagnostic:
             "P101",
             f"unexpected character {char!r}; expected {_describe_expected(allowed)}",
             span,
-            help=_help_for(allowed, new_token("CHAR", char, 0, error.line, error.column, error.line, 0, 0)),
+            help=_help_for(allowed, new_token("CHAR", char, 0, error.line, error.column)),
         )
     return make("P100", str(error).splitlines()[0], Span.point(1, 1))  # pragma: no cover
 
@@ -282,7 +282,7 @@ _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r"
 
 def decode_string(token: Token) -> str:
     """Decode a double- or single-quoted string token with JSON escapes."""
-    raw = str(token.value)
+    raw = str(token)
     quote, body = raw[0], raw[1:-1]
     if "\\" not in body:
         return body
@@ -339,7 +339,7 @@ _INTEGER = re.compile(r"-?[0-9]+")
 
 def decode_number(token: Token) -> int | float:
     """Decode a number token: an integer literal stays ``int``, any other is ``float``."""
-    raw = str(token.value)
+    raw = str(token)
     if _INTEGER.fullmatch(raw):
         return int(raw)
     value = float(raw)
@@ -411,7 +411,7 @@ def _number(token: Token) -> int | float:
 
 def _name(token: Token) -> str:
     """A tool, argument or case name: a bare NAME, or a STRING for names nothing else spells."""
-    return _string(token) if token.type == "STRING" else str(token.value)
+    return _string(token) if token.type == "STRING" else str(token)
 
 
 _CONSTANTS: dict[str, Any] = {"TRUE": True, "FALSE": False, "NULL": None}
@@ -433,6 +433,14 @@ def _span(first: Token, last: Any) -> dict[str, int]:
     """From the start of ``first`` to the end of ``last``: a token, or a value's closing bracket."""
     if type(last) is _Value:
         last = last.end
+    if type(last) is Token and "\n" not in last:
+        # The one loop's token of one line (most): where it ends, without asking it.
+        return {
+            "line": first.line or 1,
+            "column": first.column or 1,
+            "end_line": last.line,
+            "end_column": last.column + len(last),
+        }
     return {
         "line": first.line or 1,
         "column": first.column or 1,
@@ -574,7 +582,7 @@ class _ToDocument:
 
     def pair(self, children: builtins.list[Any]) -> tuple[str, Any]:
         key = children[0]
-        return (_string(key) if key.type == "STRING" else str(key.value), children[2])
+        return (_string(key) if key.type == "STRING" else str(key), children[2])
 
     def rest(self, _children: builtins.list[Token]) -> builtins.object:
         return _REST
@@ -648,7 +656,7 @@ class _ToDocument:
 
     def arg_cmp(self, children: builtins.list[Any]) -> dict[str, Any]:
         argname, operator, number = children
-        node = self._named(argname, str(operator.value))
+        node = self._named(argname, str(operator))
         node["value"] = _number(number)
         return self._close(node, argname, number)
 
