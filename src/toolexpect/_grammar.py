@@ -338,7 +338,7 @@ class OneLoop:
                 # Most tokens: the state takes them, on one line, kept, no comment, no bracket.
                 start = pos
                 pos = found.end()
-                value = found.group()
+                value = found.group(kind)
                 if words:
                     kind = words.get(value, kind)
                 token = make(Token, value)
@@ -361,7 +361,7 @@ class OneLoop:
                     kind = found.lastgroup
                 start = pos
                 pos = found.end()
-                value = found.group()
+                value = found.group(kind)
                 start_line = line
                 column = start - line_start + 1
                 if kind in newlines:
@@ -526,11 +526,15 @@ class _Scanners:
         self._compiled: dict[int, Any] = {}
         self._special = frozenset({*tables.dropped, *_BRACKETS, "_NL"})
         self.of: list[_Scanner | None] = [None] * states
+        self._own: dict[int, _Scanner] = {}
 
     def _match(self, index: int) -> Any:
         match = self._compiled.get(index)
         if match is None:
-            pattern, flags = self._tables.lexers[index][:2]
+            tables = self._tables
+            pattern, flags = tables.lexers[index][:2]
+            if index == tables.universal and tables.universal_suffix:
+                pattern = f"(?:{pattern}){tables.universal_suffix}*"
             match = self._compiled[index] = re.compile(pattern, flags).match
         return match
 
@@ -546,14 +550,17 @@ class _Scanners:
         }
         skip = ignore - newlines - comments
         match = self._match(tables.universal if universal else index)
-        found = (match, plain, skip, (names if universal else None, ignore, newlines, keywords, comments))
-        self.of[state] = found
-        return found
+        return (match, plain, skip, (names if universal else None, ignore, newlines, keywords, comments))
 
     def make(self, state: int) -> _Scanner:
-        """The state's first scanner: the universal one where it serves."""
-        return self._scanner(state, state in self._tables.shares_universal)
+        """The state's scanner: the universal one where it serves, else the state's own."""
+        found = self.of[state] = self._scanner(state, state in self._tables.shares_universal)
+        return found
 
     def own(self, state: int) -> _Scanner:
-        """The state's own scanner, which it keeps from now on."""
-        return self._scanner(state, False)
+        """The state's own scanner, for a token the universal one found but the state does not
+        take (a keyword the universal scanner reads as a name)."""
+        found = self._own.get(state)
+        if found is None:
+            found = self._own[state] = self._scanner(state, False)
+        return found

@@ -18,11 +18,12 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
+import re
 from typing import Any
 
 __all__ = ["FORMAT", "Action", "Lexer", "Tables", "extract", "load", "save", "tables_path"]
 
-FORMAT = 1
+FORMAT = 2
 """The layout of :class:`Tables`; part of the cache file's name, change it with the layout."""
 
 Lexer = tuple[str, int, frozenset[str], frozenset[str], frozenset[str], dict[str, dict[str, str]], frozenset[str]]  # noqa: E501
@@ -48,6 +49,9 @@ class Tables:
     terminals sent to the comment sink. ``state_lexer[state]`` is that state's scanner;
     ``universal`` is the scanner of every terminal, and ``shares_universal`` the states whose
     own scanner gives what it gives for any terminal the state accepts.
+    ``universal_suffix`` is a character class (or ``""``) that the universal scanner also
+    takes after each token: characters that only an ignored terminal can start with, which
+    lark would skip as a token of its own at the next step (spaces between tokens).
     """
 
     __slots__ = (
@@ -60,6 +64,7 @@ class Tables:
         "start",
         "state_lexer",
         "universal",
+        "universal_suffix",
     )
 
     def __init__(
@@ -74,6 +79,7 @@ class Tables:
         state_lexer: dict[int, int],
         universal: int,
         shares_universal: frozenset[int],
+        universal_suffix: str,
     ) -> None:
         self.start = start
         self.end = end
@@ -84,6 +90,7 @@ class Tables:
         self.state_lexer = state_lexer
         self.universal = universal
         self.shares_universal = shares_universal
+        self.universal_suffix = universal_suffix
 
     def to_data(self) -> tuple[Any, ...]:
         """The tables as one tuple of plain values, as :func:`save` writes them."""
@@ -97,12 +104,13 @@ class Tables:
             self.state_lexer,
             self.universal,
             self.shares_universal,
+            self.universal_suffix,
         )
 
     @classmethod
     def from_data(cls, data: Any) -> Tables:
         """Tables from :meth:`to_data`'s tuple; ``TypeError`` or ``ValueError`` if it is not one."""
-        start, end, actions, rules, dropped, lexers, state_lexer, universal, shares = data
+        start, end, actions, rules, dropped, lexers, state_lexer, universal, shares, suffix = data
         if not (
             type(start) is int
             and type(end) is int
@@ -113,6 +121,7 @@ class Tables:
             and type(state_lexer) is dict
             and type(universal) is int
             and type(shares) is frozenset
+            and type(suffix) is str
         ):
             raise TypeError("not toolexpect's parser tables")
         for row in actions.values():
@@ -133,6 +142,7 @@ class Tables:
             state_lexer=state_lexer,
             universal=universal,
             shares_universal=shares,
+            universal_suffix=suffix,
         )
 
 
@@ -172,6 +182,7 @@ def extract(parser: Any, comment_sink: Any) -> Tables:
             out[str(symbol)] = (len(target.expansion), str(target.origin.name), number)
         actions[state] = out
 
+    regexps = {str(terminal.name): terminal.pattern.to_regexp() for terminal in parser.terminals}
     lexers: list[Lexer] = []
     seen: dict[int, int] = {}
 
@@ -204,7 +215,11 @@ def extract(parser: Any, comment_sink: Any) -> Tables:
                 int(mre.flags),
                 frozenset(str(terminal.name) for terminal in scanner.terminals),
                 frozenset(str(kind) for kind in lexer.ignore_types),
-                frozenset(str(kind) for kind in lexer.newline_types),
+                # Lark counts lines in terminals whose pattern might hold a new line; those
+                # that cannot are left out, so that they may take the loop's short path.
+                frozenset(
+                    str(kind) for kind in lexer.newline_types if may_hold(regexps.get(str(kind), "."), "\n")
+                ),
                 keywords,
                 frozenset(comments),
             )
@@ -214,18 +229,14 @@ def extract(parser: Any, comment_sink: Any) -> Tables:
 
     universal_lexer = contextual.root_lexer
     universal = lexer_of(universal_lexer)
-    everywhere = [(t.name, t.pattern.to_regexp()) for t in universal_lexer.scanner.terminals]
+    everywhere = [(str(t.name), t.pattern.to_regexp()) for t in universal_lexer.scanner.terminals]
     state_lexer: dict[int, int] = {}
     shares: set[int] = set()
     for state, lexer in contextual.lexers.items():
         state_lexer[state] = lexer_of(lexer)
-        own = [(t.name, t.pattern.to_regexp()) for t in lexer.scanner.terminals]
-        names = {name for name, _ in own}
-        # The state's scanner tries exactly the universal one's alternatives that the state
-        # accepts, in the same order: where the universal scanner's first match is one of
-        # them, the state's own scanner would have found the same.
-        if [item for item in everywhere if item[0] in names] == own:
+        if _agrees(everywhere, lexer.scanner.terminals, PatternStr):
             shares.add(state)
+    suffix = _suffix(universal_lexer, list(contextual.lexers.values()), regexps)
     return Tables(
         start=int(table.start_states["start"]),
         end=int(table.end_states["start"]),
@@ -236,7 +247,81 @@ def extract(parser: Any, comment_sink: Any) -> Tables:
         state_lexer=state_lexer,
         universal=universal,
         shares_universal=frozenset(shares),
+        universal_suffix=suffix,
     )
+
+
+def _agrees(everywhere: list[tuple[str, str]], terminals: list[Any], literal: Any) -> bool:
+    """Whether a state's scanner finds what the universal one finds, wherever the universal
+    scanner's first match is a terminal the state's scanner tries.
+
+    The state's alternatives must be the universal ones it tries, in the same order, plus
+    perhaps keywords (plain strings) that the universal scanner leaves to a pattern ``R``
+    that matches them whole (a name). Such a keyword ``k`` may come before a terminal ``t``
+    only if ``t`` comes after ``R`` in the universal order: where ``k`` matches, ``R`` does,
+    so the universal scanner's first match is then never ``t``.
+    """
+    own = [(str(t.name), t.pattern.to_regexp()) for t in terminals]
+    known = set(everywhere)
+    shared = [item for item in own if item in known]
+    if [item for item in everywhere if item in set(shared)] != shared:
+        return False
+    place = {item: index for index, item in enumerate(everywhere)}
+    for index, terminal in enumerate(terminals):
+        item = own[index]
+        if item in known:
+            continue
+        pattern = terminal.pattern
+        if type(pattern) is not literal or pattern.flags:
+            return False
+        word = pattern.value
+        covering = [place[other] for other in everywhere if re.fullmatch(other[1], word)]
+        if not covering:
+            return False
+        later = [place[other] for other in own[index + 1 :] if other in known]
+        if later and min(later) <= min(covering):
+            return False
+    return True
+
+
+def _suffix(universal: Any, lexers: list[Any], regexps: dict[str, str]) -> str:
+    """The characters the universal scanner may take after a token, as a class; ``""``: none.
+
+    An ignored terminal ``W`` that is one class repeated (``[ \t\f\r]+``), with no callback
+    and no new line, which every state skips; of its characters, those no other terminal can
+    start with. At such a character lark's scanner, in any state, finds ``W`` and skips it,
+    so taking them at once gives the same tokens. Where the run of them stops at a character
+    of ``W`` that another terminal can also start with, ``W`` must come first in every
+    scanner's order, so that it still takes the rest of the run as lark would.
+    """
+    everyone = [universal, *lexers]
+    for name in sorted(universal.ignore_types):
+        regexp = regexps.get(str(name))
+        chars = _run_class(regexp) if regexp else None
+        if not chars or may_hold(regexp or ".", "\n"):
+            continue
+        if any(name not in lexer.ignore_types or name in lexer.callback for lexer in everyone):
+            continue
+        others: set[str] = set()
+        starts: dict[str, set[str]] = {}
+        for other, pattern in regexps.items():
+            if other == name:
+                continue
+            first = first_chars(pattern)
+            if first is None:
+                return ""
+            starts[other] = first
+            others |= first
+        for lexer in everyone:
+            order = [str(terminal.name) for terminal in lexer.scanner.terminals]
+            if str(name) not in order:
+                return ""
+            place = order.index(str(name))
+            if any(order.index(other) < place for other in order if starts.get(other, set()) & chars):
+                return ""
+        taken = sorted(chars - others)
+        return "[" + "".join(re.escape(char) for char in taken) + "]" if taken else ""
+    return ""
 
 
 def _rule(rule: Any, kept_terminals: dict[str, bool]) -> tuple[str, bool, int]:
@@ -293,3 +378,123 @@ def save(path: str, grammar: str, tables: Tables) -> None:
     except OSError:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+
+
+# -- what a terminal's regular expression can match, read off Python's own parse of it --------
+# Both answers err on the safe side: "unknown" (None) and "may hold a new line" (True) keep
+# the loop on the path that does what lark does.
+
+
+def _parsed(regexp: str) -> list[Any] | None:
+    try:
+        from re import _parser
+
+        return list(_parser.parse(regexp).data)
+    except Exception:  # another Python's private parser, or a pattern it will not take
+        return None
+
+
+def _class_chars(items: list[Any]) -> set[str] | None:
+    """The characters of a ``[...]`` class; ``None`` for a negated class or a category."""
+    from re import _constants as c
+
+    chars: set[str] = set()
+    for op, value in items:
+        if op is c.LITERAL:
+            chars.add(chr(value))
+        elif op is c.RANGE and value[1] - value[0] < 4096:
+            chars.update(chr(code) for code in range(value[0], value[1] + 1))
+        else:
+            return None
+    return chars
+
+
+def _first(items: list[Any]) -> tuple[set[str] | None, bool]:
+    """The characters a match of ``items`` can start with (``None``: unknown), and whether
+    it can match nothing at all."""
+    from re import _constants as c
+
+    out: set[str] = set()
+    first: set[str] | None
+    for op, value in items:
+        if op is c.LITERAL:
+            first, empty = {chr(value)}, False
+        elif op is c.IN:
+            first, empty = _class_chars(value), False
+        elif op is c.SUBPATTERN:
+            if value[1] or value[2]:  # flags change what the characters mean
+                return None, False
+            first, empty = _first(list(value[3].data))
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            first, empty = _first(list(value[2].data))
+            empty = empty or value[0] == 0
+        elif op is c.BRANCH:
+            first, empty = set(), False
+            for branch in value[1]:
+                more, none = _first(list(branch.data))
+                if more is None:
+                    return None, False
+                first |= more
+                empty = empty or none
+        else:
+            return None, False
+        if first is None:
+            return None, False
+        out |= first
+        if not empty:
+            return out, False
+    return out, True
+
+
+def first_chars(regexp: str) -> set[str] | None:
+    """The characters a non-empty match of ``regexp`` can start with; ``None`` when unknown."""
+    items = _parsed(regexp)
+    return None if items is None else _first(items)[0]
+
+
+def may_hold(regexp: str, char: str) -> bool:
+    """Whether a match of ``regexp`` may contain ``char`` (``True`` when unsure)."""
+    from re import _constants as c
+
+    def walk(items: list[Any]) -> bool:
+        for op, value in items:
+            if op is c.LITERAL:
+                if chr(value) == char:
+                    return True
+            elif op is c.NOT_LITERAL:
+                if chr(value) != char:
+                    return True
+            elif op is c.IN:
+                negated = bool(value) and value[0][0] is c.NEGATE
+                chars = _class_chars(value[1:] if negated else value)
+                if chars is None or (char in chars) != negated:
+                    return True
+            elif op is c.SUBPATTERN:
+                if value[1] or value[2] or walk(list(value[3].data)):
+                    return True
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+                if walk(list(value[2].data)):
+                    return True
+            elif op is c.BRANCH:
+                if any(walk(list(branch.data)) for branch in value[1]):
+                    return True
+            else:
+                return True
+        return False
+
+    items = _parsed(regexp)
+    return True if items is None else walk(items)
+
+
+def _run_class(regexp: str) -> set[str] | None:
+    """The characters of a pattern that is one class repeated, ``[...]+``; else ``None``."""
+    from re import _constants as c
+
+    items = _parsed(regexp)
+    if items is None or len(items) != 1 or items[0][0] is not c.MAX_REPEAT:
+        return None
+    low, _, inner = items[0][1]
+    inner = list(inner.data)
+    if low != 1 or len(inner) != 1 or inner[0][0] is not c.IN:
+        return None
+    return _class_chars(inner[0][1])
