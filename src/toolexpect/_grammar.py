@@ -295,6 +295,8 @@ class OneLoop:
                         self._reductions.append((length, origin, reduce))
                     numbers[action] = number
                 out[symbol] = number
+        terminals = {"$END"}.union(*(lexer[2] for lexer in tables.lexers))
+        self._skip_default_units(terminals)
         self._start = tables.start
         self._end = tables.end
         self._dropped = tables.dropped
@@ -302,6 +304,34 @@ class OneLoop:
         nothing: frozenset[str] = frozenset()
         self._scanners.of[dead] = (_unsure, {}, nothing, (None, nothing, nothing, {}, nothing))
         self._comments = comments
+
+    def _skip_default_units(self, terminals: set[str]) -> None:
+        """Go straight past states whose only action is a one-symbol rule that leaves its value.
+
+        Such a state (the one after ``STRING`` in ``string: STRING``, say) reduces whatever
+        comes next, so a step into it can go on at once to where the reduction leads: the
+        state that the state below goes to with the rule's symbol, and on if that one is
+        such a state too. These are LR parsers' default reductions: they take the same
+        steps on any text that parses, and at worst find an error one token later, before
+        taking it, so every error is still left to lark.
+        """
+        actions = self._actions
+        units = self._units
+        defaults: dict[int, str] = {}
+        for state, row in enumerate(actions):
+            moves = {action for symbol, action in row.items() if symbol in terminals}
+            if len(moves) == 1 and len(moves) == len(set(row.values())):
+                (action,) = moves
+                if action <= _UNIT:
+                    defaults[state] = units[_UNIT - action]
+        for row in actions:
+            for symbol, action in row.items():
+                target = action
+                seen = 0
+                while target in defaults and seen < len(actions):
+                    target = row[defaults[target]]
+                    seen += 1
+                row[symbol] = target
 
     def __call__(self, text: str) -> Any:
         """What the start rule's method returns for ``text``; :class:`Unsure` if lark must say."""
