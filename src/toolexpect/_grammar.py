@@ -302,7 +302,7 @@ class OneLoop:
         self._dropped = tables.dropped
         self._scanners = _Scanners(tables, len(self._actions))
         nothing: frozenset[str] = frozenset()
-        self._scanners.of[dead] = (_unsure, {}, nothing, (None, nothing, nothing, {}, nothing))
+        self._scanners.of[dead] = (_Dead(), {}, nothing, (None, nothing, nothing, {}, nothing))
         self._comments = comments
 
     def _skip_default_units(self, terminals: set[str]) -> None:
@@ -358,8 +358,8 @@ class OneLoop:
         before = last = ""
         while pos < size:
             state = states[-1]
-            match, plain, skip, scanner = scanner_of[state] or scanners.make(state)
-            found = match(text, pos)
+            chars, plain, skip, scanner = scanner_of[state] or scanners.make(state)
+            found = chars[text[pos]](text, pos)
             if found is None:
                 raise Unsure
             kind = found.lastgroup
@@ -383,9 +383,9 @@ class OneLoop:
                 names, ignore, newlines, keywords, comments = scanner
                 if names is not None and kind not in names:
                     # The universal scanner found a terminal this state does not take: its own.
-                    match, plain, skip, scanner = scanners.own(state)
+                    chars, plain, skip, scanner = scanners.own(state)
                     names, ignore, newlines, keywords, comments = scanner
-                    found = match(text, pos)
+                    found = chars[text[pos]](text, pos)
                     if found is None:
                         raise Unsure
                     kind = found.lastgroup
@@ -498,6 +498,55 @@ def _unsure(text: str, pos: int) -> Any:
     raise Unsure
 
 
+class _Dead(dict[str, Any]):
+    """The dead state's matchers: whatever the character, :func:`_unsure`."""
+
+    def __missing__(self, char: str) -> Any:
+        return _unsure
+
+
+def _nothing(text: str, pos: int) -> None:
+    """The matcher at a character no terminal starts with: no match."""
+    return None
+
+
+class _ByChar(dict[str, Any]):
+    """A scanner's matchers by the character at hand, each compiled on first use.
+
+    At a character, only the terminals that can start with it are tried, in the scanner's
+    order: the first of the whole alternation to match is the first of these to match.
+    """
+
+    def __init__(
+        self,
+        alternatives: tuple[tuple[str, str], ...],
+        firsts: dict[str, str | None],
+        flags: int,
+        suffix: str,
+    ) -> None:
+        super().__init__()
+        self._alternatives = alternatives
+        self._firsts = firsts
+        self._flags = flags
+        self._suffix = suffix
+
+    def __missing__(self, char: str) -> Any:
+        firsts = self._firsts
+        tried = [
+            f"(?P<{name}>{regexp})"
+            for name, regexp in self._alternatives
+            if firsts.get(name) is None or char in firsts[name]  # type: ignore[operator]
+        ]
+        if not tried:
+            self[char] = _nothing
+            return _nothing
+        pattern = "|".join(tried)
+        if self._suffix:
+            pattern = f"(?:{pattern}){self._suffix}*"
+        match = self[char] = re.compile(pattern, self._flags).match
+        return match
+
+
 def _reducer(transformer: Any, name: str, expands_single: bool, kept: int) -> Reduce | None:
     """What a reduction of a rule calls, as lark's tree builder would; ``None``: the children
     stay on the stack as they are (an inlined ``_rule``, or a rule that passes on its one child).
@@ -531,8 +580,9 @@ def _passes_through(method: Any) -> bool:
 
 _Names = frozenset[str]
 _Rest = tuple[_Names | None, _Names, _Names, dict[str, dict[str, str]], _Names]
-_Scanner = tuple[Any, dict[str, dict[str, str]], _Names, _Rest]
-"""``(match, plain, skip, (names, ignored, newlines, keywords, comments))``.
+_Scanner = tuple[dict[str, Any], dict[str, dict[str, str]], _Names, _Rest]
+"""``(matchers, plain, skip, (names, ignored, newlines, keywords, comments))``; ``matchers``
+maps the character at hand to the match function to use there.
 
 ``plain`` are the terminals that need nothing but a token, with their keywords: the state
 takes them, and they are not skipped, dropped, comments, brackets, layout or able to hold a
@@ -553,20 +603,21 @@ class _Scanners:
 
     def __init__(self, tables: Tables, states: int) -> None:
         self._tables = tables
-        self._compiled: dict[int, Any] = {}
+        self._compiled: dict[int, _ByChar] = {}
         self._special = frozenset({*tables.dropped, *_BRACKETS, "_NL"})
         self.of: list[_Scanner | None] = [None] * states
         self._own: dict[int, _Scanner] = {}
 
-    def _match(self, index: int) -> Any:
-        match = self._compiled.get(index)
-        if match is None:
+    def _match(self, index: int) -> _ByChar:
+        """The matchers of scanner ``index``, one per first character."""
+        chars = self._compiled.get(index)
+        if chars is None:
             tables = self._tables
-            pattern, flags = tables.lexers[index][:2]
-            if index == tables.universal and tables.universal_suffix:
-                pattern = f"(?:{pattern}){tables.universal_suffix}*"
-            match = self._compiled[index] = re.compile(pattern, flags).match
-        return match
+            suffix = tables.universal_suffix if index == tables.universal else ""
+            chars = self._compiled[index] = _ByChar(
+                tables.alternatives[index], tables.firsts, tables.lexers[index][1], suffix
+            )
+        return chars
 
     def _scanner(self, state: int, universal: bool) -> _Scanner:
         tables = self._tables

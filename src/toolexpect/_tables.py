@@ -23,7 +23,7 @@ from typing import Any
 
 __all__ = ["FORMAT", "Action", "Lexer", "Tables", "extract", "load", "save", "tables_path"]
 
-FORMAT = 2
+FORMAT = 3
 """The layout of :class:`Tables`; part of the cache file's name, change it with the layout."""
 
 Lexer = tuple[str, int, frozenset[str], frozenset[str], frozenset[str], dict[str, dict[str, str]], frozenset[str]]  # noqa: E501
@@ -49,6 +49,10 @@ class Tables:
     terminals sent to the comment sink. ``state_lexer[state]`` is that state's scanner;
     ``universal`` is the scanner of every terminal, and ``shares_universal`` the states whose
     own scanner gives what it gives for any terminal the state accepts.
+    ``alternatives[i]`` are scanner ``i``'s terminals in order, as ``(name, pattern)``; a
+    scanner's pattern is their alternation. ``firsts`` are the characters each terminal can
+    start with (``None``: any), so that at a character only the terminals that can start
+    with it need be tried, in the same order.
     ``universal_suffix`` is a character class (or ``""``) that the universal scanner also
     takes after each token: characters that only an ignored terminal can start with, which
     lark would skip as a token of its own at the next step (spaces between tokens).
@@ -56,8 +60,10 @@ class Tables:
 
     __slots__ = (
         "actions",
+        "alternatives",
         "dropped",
         "end",
+        "firsts",
         "lexers",
         "rules",
         "shares_universal",
@@ -80,6 +86,8 @@ class Tables:
         universal: int,
         shares_universal: frozenset[int],
         universal_suffix: str,
+        alternatives: list[tuple[tuple[str, str], ...]],
+        firsts: dict[str, str | None],
     ) -> None:
         self.start = start
         self.end = end
@@ -91,6 +99,8 @@ class Tables:
         self.universal = universal
         self.shares_universal = shares_universal
         self.universal_suffix = universal_suffix
+        self.alternatives = alternatives
+        self.firsts = firsts
 
     def to_data(self) -> tuple[Any, ...]:
         """The tables as one tuple of plain values, as :func:`save` writes them."""
@@ -105,12 +115,15 @@ class Tables:
             self.universal,
             self.shares_universal,
             self.universal_suffix,
+            self.alternatives,
+            self.firsts,
         )
 
     @classmethod
     def from_data(cls, data: Any) -> Tables:
         """Tables from :meth:`to_data`'s tuple; ``TypeError`` or ``ValueError`` if it is not one."""
-        start, end, actions, rules, dropped, lexers, state_lexer, universal, shares, suffix = data
+        (start, end, actions, rules, dropped, lexers, state_lexer) = data[:7]
+        (universal, shares, suffix, alternatives, firsts) = data[7:]
         if not (
             type(start) is int
             and type(end) is int
@@ -122,6 +135,9 @@ class Tables:
             and type(universal) is int
             and type(shares) is frozenset
             and type(suffix) is str
+            and type(alternatives) is list
+            and len(alternatives) == len(lexers)
+            and type(firsts) is dict
         ):
             raise TypeError("not toolexpect's parser tables")
         for row in actions.values():
@@ -143,6 +159,8 @@ class Tables:
             universal=universal,
             shares_universal=shares,
             universal_suffix=suffix,
+            alternatives=alternatives,
+            firsts=firsts,
         )
 
 
@@ -184,6 +202,7 @@ def extract(parser: Any, comment_sink: Any) -> Tables:
 
     regexps = {str(terminal.name): terminal.pattern.to_regexp() for terminal in parser.terminals}
     lexers: list[Lexer] = []
+    alternatives: list[tuple[tuple[str, str], ...]] = []
     seen: dict[int, int] = {}
 
     def lexer_of(lexer: Any) -> int:
@@ -209,6 +228,10 @@ def extract(parser: Any, comment_sink: Any) -> Tables:
             else:
                 raise TypeError(f"an unknown lexer callback on {kind}")
         mre = scanner._mres[0]
+        tried = tuple((str(t.name), str(t.pattern.to_regexp())) for t in scanner.terminals)
+        if "|".join(f"(?P<{name}>{regexp})" for name, regexp in tried) != mre.pattern:
+            raise TypeError("a scanner's pattern is not the alternation of its terminals")
+        alternatives.append(tried)
         lexers.append(
             (
                 str(mre.pattern),
@@ -248,6 +271,11 @@ def extract(parser: Any, comment_sink: Any) -> Tables:
         universal=universal,
         shares_universal=frozenset(shares),
         universal_suffix=suffix,
+        alternatives=alternatives,
+        firsts={
+            name: None if first is None else "".join(sorted(first))
+            for name, first in ((name, first_chars(regexp)) for name, regexp in regexps.items())
+        },
     )
 
 
@@ -447,9 +475,13 @@ def _first(items: list[Any]) -> tuple[set[str] | None, bool]:
 
 
 def first_chars(regexp: str) -> set[str] | None:
-    """The characters a non-empty match of ``regexp`` can start with; ``None`` when unknown."""
+    """The characters any match of ``regexp`` starts with; ``None`` when unknown, or when it
+    can match nothing at all."""
     items = _parsed(regexp)
-    return None if items is None else _first(items)[0]
+    if items is None:
+        return None
+    first, empty = _first(items)
+    return None if empty else first
 
 
 def may_hold(regexp: str, char: str) -> bool:
