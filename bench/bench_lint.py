@@ -2,12 +2,13 @@
 
 Run from the repository root with the environment that has toolexpect installed:
 
-    python bench/bench_lint.py [--runs 10] [--files 200] [--cases 25]
+    python bench/bench_lint.py [--runs 10] [--files 100] [--cases 25] [--repeat 3]
 
 Targets: lint of one small file in under 250 ms from process start (median), and at
-least 10,000 expectation lines per second on one process. The first start-up run may
-build the parser cache (in the user's cache folder), so it is shown on its own; later runs
-parse the valid file from the cached tables without importing lark.
+least 10,000 expectation lines per second on one process. Throughput is measured
+``--repeat`` times and the best is kept, as other work on the machine only ever slows it.
+The first start-up run may build the parser cache (in the user's cache folder), so it is
+shown on its own; later runs parse the valid file from the cached tables without lark.
 
 ``--pure`` measures throughput with ``jsonschema`` alone, as an install without
 ``jsonschema-rs`` (``--no-deps``) would run; start-up always uses what is installed.
@@ -104,6 +105,9 @@ def main() -> int:
     parser.add_argument("--files", type=int, default=100, help="generated files for throughput")
     parser.add_argument("--cases", type=int, default=25, help="cases per generated file")
     parser.add_argument("--pure", action="store_true", help="jsonschema alone")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="throughput runs; the best is kept (a busy machine only slows)"
+    )
     args = parser.parse_args()
     from toolexpect import schema
 
@@ -120,10 +124,18 @@ def main() -> int:
     )
     print(f"  target < 250 ms: {'met' if median < 0.25 else 'MISSED'}")
 
-    lines, expectations, seconds = throughput(args.files, args.cases, pure=args.pure)
+    timings = [throughput(args.files, args.cases, pure=args.pure) for _ in range(max(1, args.repeat))]
+    lines, expectations, _ = timings[0]
+    seconds = min(t[2] for t in timings)
     rate = expectations / seconds
     print(f"throughput: {args.files} files, {lines:,} lines, {expectations:,} expectation lines")
-    print(f"  {seconds:.2f} s  ->  {rate:,.0f} expectation lines/s, {lines / seconds:,.0f} lines/s")
+    print(
+        f"  best of {len(timings)}: {seconds:.2f} s  ->  {rate:,.0f} expectation lines/s,"
+        f" {lines / seconds:,.0f} lines/s"
+    )
+    if len(timings) > 1:
+        rates = sorted(expectations / t[2] for t in timings)
+        print(f"  all runs: {', '.join(f'{r:,.0f}' for r in rates)} expectation lines/s")
     print(f"  target >= 10,000 expectation lines/s: {'met' if rate >= 10_000 else 'MISSED'}")
     return 0
 

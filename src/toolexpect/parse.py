@@ -611,15 +611,30 @@ class _ToDocument:
         return node
 
     def arg_eq(self, children: builtins.list[Any]) -> dict[str, Any]:
+        # The most common argument: _named, _value and _close written out.
         argname, _, value = children
-        node = self._named(argname, "eq")
+        name = argname[0]
         if type(value) is _Value:
-            if value.partial:
-                node["op"] = "partial"
-            node["value"] = value.value
+            node = {
+                "name": _string(name) if name.type == "STRING" else str(name),
+                "op": "partial" if value.partial else "eq",
+                "value": value.value,
+            }
         else:
-            node["value"] = _value(value)
-        return self._close(node, argname, value)
+            kind = value.type
+            node = {
+                "name": _string(name) if name.type == "STRING" else str(name),
+                "op": "eq",
+                "value": _string(value)
+                if kind == "STRING"
+                else _number(value)
+                if kind == "NUMBER"
+                else _CONSTANTS[kind],
+            }
+        if len(argname) > 1:
+            node["optional"] = True
+        node["span"] = _span(name, value)
+        return node
 
     def arg_any(self, children: builtins.list[Any]) -> dict[str, Any]:
         argname, _, word = children
