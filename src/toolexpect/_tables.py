@@ -19,6 +19,7 @@ import contextlib
 import marshal
 import os
 import re
+import sys
 from typing import Any
 
 __all__ = ["FORMAT", "Action", "Lexer", "Tables", "extract", "load", "save", "tables_path"]
@@ -172,12 +173,14 @@ def extract(parser: Any, comment_sink: Any) -> Tables:
     split in several patterns, a terminal kept by one rule and dropped by another) raises
     ``TypeError``, and the caller parses with lark alone.
     """
-    from lark.lexer import PatternStr, UnlessCallback
-    from lark.parsers.lalr_analysis import Shift
-
     frontend = parser.parser
     contextual = frontend.lexer.lexer
     table = frontend.parser._parse_table
+    # lark's classes from the very modules that made this parser, even if lark has been
+    # imported again since (pytest's ``pytester`` drops the modules a run imported).
+    lexing = sys.modules[type(contextual).__module__]
+    PatternStr, UnlessCallback = lexing.PatternStr, lexing.UnlessCallback
+    Shift = sys.modules[type(table).__module__].Shift
     if parser.options.maybe_placeholders:
         raise TypeError("placeholders are not supported")
 
@@ -384,12 +387,25 @@ def tables_path(version: str) -> str | None:
     return os.path.join(folder, f"tables-{FORMAT}-{version}.marshal")
 
 
+def _made_by() -> str:
+    """What made the tables besides the grammar: this module's file, by size and time.
+
+    An installed toolexpect keeps its files as they are; a changed checkout of this module
+    (how the tables are read off lark) makes them afresh without a change of ``FORMAT``.
+    """
+    try:
+        status = os.stat(__file__)
+    except OSError:
+        return ""
+    return f"{status.st_size}:{status.st_mtime_ns}"
+
+
 def load(path: str, grammar: str) -> Tables | None:
-    """The tables cached at ``path`` if they were made from ``grammar``; ``None`` otherwise."""
+    """The tables cached at ``path`` if they were made from ``grammar`` by this code."""
     try:
         with open(path, "rb") as stream:
-            stored, data = marshal.loads(stream.read())
-        if stored != grammar:
+            stored, made_by, data = marshal.loads(stream.read())
+        if stored != grammar or made_by != _made_by():
             return None
         return Tables.from_data(data)
     except (OSError, EOFError, ValueError, TypeError):
@@ -401,7 +417,7 @@ def save(path: str, grammar: str, tables: Tables) -> None:
     temporary = f"{path}.{os.getpid()}.tmp"
     try:
         with open(temporary, "wb") as stream:
-            stream.write(marshal.dumps((grammar, tables.to_data())))
+            stream.write(marshal.dumps((grammar, _made_by(), tables.to_data())))
         os.replace(temporary, path)
     except OSError:
         with contextlib.suppress(OSError):

@@ -29,8 +29,9 @@ def _re2_options() -> Any:
     return options
 
 
+@functools.lru_cache(maxsize=1024)
 def regex_error(pattern: str) -> str | None:
-    """Why RE2 cannot compile ``pattern``, or ``None`` when it can."""
+    """Why RE2 cannot compile ``pattern``, or ``None`` when it can (kept for repeated patterns)."""
     try:
         re2.compile(pattern, _re2_options())
     except re2.error as error:

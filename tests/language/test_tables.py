@@ -52,6 +52,15 @@ def test_tables_of_another_grammar_are_not_used(tmp_path: Path) -> None:
     assert _tables.load(path, grammar_text() + "\n// changed\n") is None
 
 
+def test_tables_made_by_other_code_are_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cache written by another version of the code that reads lark's tables is ignored."""
+    path = str(tmp_path / "tables.marshal")
+    _tables.save(path, grammar_text(), _fresh())
+    assert _tables.load(path, grammar_text()) is not None
+    monkeypatch.setattr(_tables, "_made_by", lambda: "another")
+    assert _tables.load(path, grammar_text()) is None
+
+
 @pytest.mark.parametrize("content", [b"", b"\x00garbage", b"\xe9\x01\x00\x00\x00"])
 def test_a_damaged_cache_is_ignored(tmp_path: Path, content: bytes) -> None:
     """A truncated or foreign cache file is no error: the tables are made afresh."""
