@@ -20,7 +20,7 @@ import marshal
 import os
 import re
 import sys
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = ["FORMAT", "Action", "Lexer", "Tables", "extract", "load", "save", "tables_path"]
 
@@ -34,7 +34,7 @@ Action = int | tuple[int, str, int]
 """A parse action: the state to shift to, or ``(length, rule's symbol, rule's number)``."""
 
 
-class Tables:
+class Tables(NamedTuple):
     """The tables of one grammar, as plain data (see the module's text for what each holds).
 
     ``actions[state][symbol]`` is an :data:`Action`. ``rules[number]`` is ``(name to call,
@@ -59,110 +59,44 @@ class Tables:
     lark would skip as a token of its own at the next step (spaces between tokens).
     """
 
-    __slots__ = (
-        "actions",
-        "alternatives",
-        "dropped",
-        "end",
-        "firsts",
-        "lexers",
-        "rules",
-        "shares_universal",
-        "start",
-        "state_lexer",
-        "universal",
-        "universal_suffix",
-    )
-
-    def __init__(
-        self,
-        *,
-        start: int,
-        end: int,
-        actions: dict[int, dict[str, Action]],
-        rules: list[tuple[str, bool, int]],
-        dropped: frozenset[str],
-        lexers: list[Lexer],
-        state_lexer: dict[int, int],
-        universal: int,
-        shares_universal: frozenset[int],
-        universal_suffix: str,
-        alternatives: list[tuple[tuple[str, str], ...]],
-        firsts: dict[str, str | None],
-    ) -> None:
-        self.start = start
-        self.end = end
-        self.actions = actions
-        self.rules = rules
-        self.dropped = dropped
-        self.lexers = lexers
-        self.state_lexer = state_lexer
-        self.universal = universal
-        self.shares_universal = shares_universal
-        self.universal_suffix = universal_suffix
-        self.alternatives = alternatives
-        self.firsts = firsts
+    start: int
+    end: int
+    actions: dict[int, dict[str, Action]]
+    rules: list[tuple[str, bool, int]]
+    dropped: frozenset[str]
+    lexers: list[Lexer]
+    state_lexer: dict[int, int]
+    universal: int
+    shares_universal: frozenset[int]
+    universal_suffix: str
+    alternatives: list[tuple[tuple[str, str], ...]]
+    firsts: dict[str, str | None]
 
     def to_data(self) -> tuple[Any, ...]:
         """The tables as one tuple of plain values, as :func:`save` writes them."""
-        return (
-            self.start,
-            self.end,
-            self.actions,
-            self.rules,
-            self.dropped,
-            self.lexers,
-            self.state_lexer,
-            self.universal,
-            self.shares_universal,
-            self.universal_suffix,
-            self.alternatives,
-            self.firsts,
-        )
+        return tuple(self)
 
     @classmethod
     def from_data(cls, data: Any) -> Tables:
         """Tables from :meth:`to_data`'s tuple; ``TypeError`` or ``ValueError`` if it is not one."""
-        (start, end, actions, rules, dropped, lexers, state_lexer) = data[:7]
-        (universal, shares, suffix, alternatives, firsts) = data[7:]
-        if not (
-            type(start) is int
-            and type(end) is int
-            and type(actions) is dict
-            and type(rules) is list
-            and type(dropped) is frozenset
-            and type(lexers) is list
-            and type(state_lexer) is dict
-            and type(universal) is int
-            and type(shares) is frozenset
-            and type(suffix) is str
-            and type(alternatives) is list
-            and len(alternatives) == len(lexers)
-            and type(firsts) is dict
-        ):
+        if type(data) is not tuple:
             raise TypeError("not toolexpect's parser tables")
-        for row in actions.values():
+        tables = cls(*data)
+        kinds = (int, int, dict, list, frozenset, list, dict, int, frozenset, str, list, dict)
+        if not all(type(value) is kind for value, kind in zip(tables, kinds, strict=True)):
+            raise TypeError("not toolexpect's parser tables")
+        if len(tables.alternatives) != len(tables.lexers):
+            raise TypeError("not toolexpect's parser tables")
+        for row in tables.actions.values():
             for action in row.values():
                 if type(action) is not int and not (
-                    type(action) is tuple and len(action) == 3 and 0 <= action[2] < len(rules)
+                    type(action) is tuple and len(action) == 3 and 0 <= action[2] < len(tables.rules)
                 ):
                     raise TypeError("not toolexpect's parser tables")
-        if not all(0 <= index < len(lexers) for index in (*state_lexer.values(), universal)):
+        scanners = (*tables.state_lexer.values(), tables.universal)
+        if not all(0 <= index < len(tables.lexers) for index in scanners):
             raise TypeError("not toolexpect's parser tables")
-        return cls(
-            start=start,
-            end=end,
-            actions=actions,
-            rules=rules,
-            dropped=dropped,
-            lexers=lexers,
-            state_lexer=state_lexer,
-            universal=universal,
-            shares_universal=shares,
-            universal_suffix=suffix,
-            alternatives=alternatives,
-            firsts=firsts,
-        )
+        return tables
 
 
 def extract(parser: Any, comment_sink: Any) -> Tables:
