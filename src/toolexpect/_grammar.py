@@ -297,8 +297,13 @@ class OneLoop:
                 out[symbol] = number
         terminals = {"$END"}.union(*(lexer[2] for lexer in tables.lexers))
         self._skip_default_units(terminals)
+        # Once the start rule is done, the end of input reduces by a rule of no symbols whose
+        # goto is the dead state: that is where the loop returns the start rule's value.
+        self._actions[tables.end]["$END"] = ~len(self._reductions)
+        self._reductions.append((0, _ACCEPT, None))
+        for moves in self._actions:
+            moves[_ACCEPT] = dead
         self._start = tables.start
-        self._end = tables.end
         self._dropped = tables.dropped
         self._scanners = _Scanners(tables, len(self._actions))
         nothing: frozenset[str] = frozenset()
@@ -344,7 +349,6 @@ class OneLoop:
         scanner_of = scanners.of
         dropped = self._dropped
         sink = self._comments
-        end_state = self._end
         states: list[int] = [self._start]
         bases: list[int] = [0]  # where the values of each symbol on the stack begin
         values: list[Any] = []
@@ -356,82 +360,90 @@ class OneLoop:
         nesting: list[int] = []  # what each open bracket is: _BLOCK, _CALL or _VALUE
         depth = 0
         before = last = ""
-        while pos < size:
+        while True:
             state = states[-1]
-            chars, plain, skip, scanner = scanner_of[state] or scanners.make(state)
-            found = chars[text[pos]](text, pos)
-            if found is None:
-                raise Unsure
-            kind = found.lastgroup
-            words = plain.get(kind)
-            if words is not None:
-                # Most tokens: the state takes them, on one line, kept, no comment, no bracket.
-                start = pos
-                pos = found.end()
-                value = found.group(kind)
-                if words:
-                    kind = words.get(value, kind)
-                token = make(Token, value)
-                token.type = kind
-                token.start_pos = start
-                token.line = line
-                token.column = start - line_start + 1
-            elif kind in skip:
-                pos = found.end()
-                continue
+            if pos >= size:
+                # The end of input, the last lookahead: it is never shifted, so a shift here
+                # (to the dead state, as for any symbol not taken) is an error.
+                kind = "$END"
+                token = None
+                if state == dead:
+                    raise Unsure
             else:
-                names, ignore, newlines, keywords, comments = scanner
-                if names is not None and kind not in names:
-                    # The universal scanner found a terminal this state does not take: its own.
-                    chars, plain, skip, scanner = scanners.own(state)
-                    names, ignore, newlines, keywords, comments = scanner
-                    found = chars[text[pos]](text, pos)
-                    if found is None:
-                        raise Unsure
-                    kind = found.lastgroup
-                start = pos
-                pos = found.end()
-                value = found.group(kind)
-                start_line = line
-                column = start - line_start + 1
-                if kind in newlines:
-                    count = value.count("\n")
-                    if count:
-                        line += count
-                        line_start = start + value.rindex("\n") + 1
-                if kind in ignore:
-                    if kind in comments:
-                        sink(new_token(kind, value, start, start_line, column))
-                    continue
-                if kind in keywords:
-                    kind = keywords[kind].get(value, kind)
-                if kind == "_NL" and ((nesting and nesting[-1] != _BLOCK) or last == "THEN"):
-                    continue
-                if kind in dropped:
-                    token = None
-                else:
+                chars, plain, skip, scanner = scanner_of[state] or scanners.make(state)
+                found = chars[text[pos]](text, pos)
+                if found is None:
+                    raise Unsure
+                kind = found.lastgroup
+                words = plain.get(kind)
+                if words is not None:
+                    # Most tokens: the state takes them, on one line, kept, no comment, no bracket.
+                    start = pos
+                    pos = found.end()
+                    value = found.group(kind)
+                    if words:
+                        kind = words.get(value, kind)
                     token = make(Token, value)
                     token.type = kind
                     token.start_pos = start
-                    token.line = start_line
-                    token.column = column
-                    if kind in comments:
-                        sink(token)
-                bracket = brackets.get(kind)
-                if bracket is not None:
-                    if bracket == _CLOSE:
-                        if nesting and nesting.pop() == _VALUE:
-                            depth -= 1
+                    token.line = line
+                    token.column = start - line_start + 1
+                elif kind in skip:
+                    pos = found.end()
+                    continue
+                else:
+                    names, ignore, newlines, keywords, comments = scanner
+                    if names is not None and kind not in names:
+                        # The universal scanner found a terminal this state does not take: its own.
+                        chars, plain, skip, scanner = scanners.own(state)
+                        names, ignore, newlines, keywords, comments = scanner
+                        found = chars[text[pos]](text, pos)
+                        if found is None:
+                            raise Unsure
+                        kind = found.lastgroup
+                    start = pos
+                    pos = found.end()
+                    value = found.group(kind)
+                    start_line = line
+                    column = start - line_start + 1
+                    if kind in newlines:
+                        count = value.count("\n")
+                        if count:
+                            line += count
+                            line_start = start + value.rindex("\n") + 1
+                    if kind in ignore:
+                        if kind in comments:
+                            sink(new_token(kind, value, start, start_line, column))
+                        continue
+                    if kind in keywords:
+                        kind = keywords[kind].get(value, kind)
+                    if kind == "_NL" and ((nesting and nesting[-1] != _BLOCK) or last == "THEN"):
+                        continue
+                    if kind in dropped:
+                        token = None
                     else:
-                        if bracket == _VALUE and kind == "LBRACE" and last == "STRING" and before == "CASE":
-                            bracket = _BLOCK
-                        nesting.append(bracket)
-                        if bracket == _VALUE:
-                            depth += 1
-                            if depth > MAX_DEPTH:
-                                raise Unsure
-            before = last
-            last = kind
+                        token = make(Token, value)
+                        token.type = kind
+                        token.start_pos = start
+                        token.line = start_line
+                        token.column = column
+                        if kind in comments:
+                            sink(token)
+                    bracket = brackets.get(kind)
+                    if bracket is not None:
+                        if bracket == _CLOSE:
+                            if nesting and nesting.pop() == _VALUE:
+                                depth -= 1
+                        else:
+                            if kind == "LBRACE" and last == "STRING" and before == "CASE":
+                                bracket = _BLOCK
+                            nesting.append(bracket)
+                            if bracket == _VALUE:
+                                depth += 1
+                                if depth > MAX_DEPTH:
+                                    raise Unsure
+                before = last
+                last = kind
             row = actions[state]
             while True:
                 action = row.get(kind, dead)
@@ -458,36 +470,15 @@ class OneLoop:
                     del values[first:]
                     values.append(reduce(children))
                 goto = actions[states[-1]][origin]
+                if goto == dead:  # the start rule is done, at the end of input
+                    return values[-1]
                 states.append(goto)
                 bases.append(first)
                 row = actions[goto]
-        while True:  # the end of input: reduce until the start rule is done
-            action = actions[states[-1]].get("$END", dead)
-            if action >= 0:
-                raise Unsure
-            if action <= unit:
-                goto = actions[states[-2]][units[unit - action]]
-                if goto == end_state:
-                    return values[-1]
-                states[-1] = goto
-                continue
-            length, origin, reduce = reductions[~action]
-            if length:
-                first = bases[-length]
-                del states[-length:]
-                del bases[-length:]
-            else:
-                first = len(values)
-            if reduce is not None:
-                children = values[first:]
-                del values[first:]
-                values.append(reduce(children))
-            goto = actions[states[-1]][origin]
-            if goto == end_state:
-                return values[-1]
-            states.append(goto)
-            bases.append(first)
 
+
+_ACCEPT = "$accept"
+"""The symbol of the reduction that ends the loop when the start rule is done."""
 
 _UNIT = -(2**40)
 """Where the numbers of one-symbol rules that leave their value begin (downwards)."""
