@@ -1180,7 +1180,7 @@ class CompiledCase:
             fast, self._fast_groups = self._fast_plan(self._plans)
             self._fast = fast
             self._direct = self._direct_plan(fast)
-            if self._direct is not None:
+            if self._direct is not None and "" not in self._direct:
                 self._direct_json = self._json_plan(self._direct)
             return fast
         return self._fast
@@ -1406,7 +1406,7 @@ class CompiledCase:
                 args = call["arguments"]
             except KeyError:
                 return None
-            if type(name) is not str or type(args) is not dict or not name:
+            if type(args) is not dict or type(name) is not str:
                 return None
             if buckets and name in relevant:
                 bucket = by_tool.get(name)
@@ -1416,22 +1416,25 @@ class CompiledCase:
                     bucket.append(position)
             plan = lookup(name)
             if plan is None:
-                continue
+                if not name:
+                    return None
+                continue  # a tool the case does not expect (a planned tool's name is never empty)
             first_key, second_key, keys, table, universal, lone = plan
-            if lone is not None:
-                hit = lone
-            elif first_key is not None:
-                if first_key in args and second_key in args:
+            if first_key is not None:  # two key names (then there is no lone group)
+                try:
                     first = args[first_key]
                     second = args[second_key]
+                except KeyError:
+                    hit = None  # a key name is missing: no group's key can match
+                else:
                     kind = type(first)
                     other = type(second)
                     if (kind is str or kind is int) and (other is str or other is int):
                         hit = table.get((first, second))
                     else:
                         hit = table.get(_call_key(args, keys))
-                else:
-                    hit = None  # a key name is missing: no group's key can match
+            elif lone is not None:
+                hit = lone
             elif table:
                 hit = table.get(_call_key(args, keys))
             else:
