@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolexpect.calls import RecordedSample
 from toolexpect.diagnostics import Diagnostic, Severity
@@ -25,7 +25,9 @@ from toolexpect.matching import (
     same_calls,
 )
 from toolexpect.model import Case, Spec
-from toolexpect.toolcheck import CallFinding
+
+if TYPE_CHECKING:  # toolcheck loads jsonschema, which scoring without --tools never needs
+    from toolexpect.toolcheck import CallFinding
 
 __all__ = ["CaseOutcome", "SampleFinding", "ScoreReport", "Scorer", "UnusedSample", "score"]
 
