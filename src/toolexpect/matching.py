@@ -1045,6 +1045,10 @@ _DirectTool = tuple[tuple[str, ...], dict[Hashable, Any], tuple[int, ...], Any]
 """A tool of a directly paired case: key names, table (key to group number, members and
 residual test), argument-less members, and the lone unkeyed group (or ``None``)."""
 
+Paired = tuple[list[int], int, dict[str, list[int]]]
+"""A run's pairing: the call of each expectation (-1 for none), how many are paired, and the
+call positions of each tool the case names (filled when it has a ``forbid`` or an order)."""
+
 _JsonTool = tuple[str | None, str | None, tuple[str, ...], dict[Hashable, Any], tuple[int, ...], Any]
 """A :data:`_DirectTool` for arguments decoded from JSON, led by the two key names when
 there are two (else ``None, None``)."""
@@ -1176,7 +1180,7 @@ class CompiledCase:
             fast, self._fast_groups = self._fast_plan(self._plans)
             self._fast = fast
             self._direct = self._direct_plan(fast)
-            if self._direct is not None:
+            if self._direct is not None and "" not in self._direct:
                 self._direct_json = self._json_plan(self._direct)
             return fast
         return self._fast
@@ -1402,7 +1406,7 @@ class CompiledCase:
                 args = call["arguments"]
             except KeyError:
                 return None
-            if type(name) is not str or type(args) is not dict or not name:
+            if type(args) is not dict or type(name) is not str:
                 return None
             if buckets and name in relevant:
                 bucket = by_tool.get(name)
@@ -1412,22 +1416,25 @@ class CompiledCase:
                     bucket.append(position)
             plan = lookup(name)
             if plan is None:
-                continue
+                if not name:
+                    return None
+                continue  # a tool the case does not expect (a planned tool's name is never empty)
             first_key, second_key, keys, table, universal, lone = plan
-            if lone is not None:
-                hit = lone
-            elif first_key is not None:
-                if first_key in args and second_key in args:
+            if first_key is not None:  # two key names (then there is no lone group)
+                try:
                     first = args[first_key]
                     second = args[second_key]
+                except KeyError:
+                    hit = None  # a key name is missing: no group's key can match
+                else:
                     kind = type(first)
                     other = type(second)
                     if (kind is str or kind is int) and (other is str or other is int):
                         hit = table.get((first, second))
                     else:
                         hit = table.get(_call_key(args, keys))
-                else:
-                    hit = None  # a key name is missing: no group's key can match
+            elif lone is not None:
+                hit = lone
             elif table:
                 hit = table.get(_call_key(args, keys))
             else:
@@ -1589,6 +1596,12 @@ class CompiledCase:
         :data:`_FAST_LIMIT` calls, or an augmenting path), or when it does not pass (only
         :meth:`evaluate` explains failures).
         """
+        found = self.score_plain(calls)
+        return found if type(found) is RunResult else None
+
+    def score_plain(self, calls: Sequence[Any]) -> RunResult | Paired | None:
+        """:meth:`evaluate_plain`, but a run that fails gives its pairing (a :data:`Paired`)
+        instead of ``None``: :meth:`evaluate_paired` finishes it without pairing again."""
         total = len(calls)
         if self.error is not None or total > _FAST_LIMIT:
             return None
@@ -1605,7 +1618,7 @@ class CompiledCase:
             or (case.no_unexpected_calls and matched < total)
             or (case.no_tool_calls and total > 0)
         ):
-            return None
+            return found
         if self._buckets:
             arguments = [call["arguments"] for call in calls]
             for forbid in self._forbids:
@@ -1614,10 +1627,10 @@ class CompiledCase:
                     check = forbid.check
                     for p in positions:
                         if check(arguments[p]):
-                            return None
+                            return found
             for _, chain in self._chains:
                 if self._chain_break_lists(chain, arguments, by_tool) is not None:
-                    return None
+                    return found
         stats = self._stats.get((matched, total))
         score, precision, f1 = stats if stats is not None else self.figures(matched, total)
         pairs = self.pairs(assigned, matched)
@@ -1703,9 +1716,18 @@ class CompiledCase:
             return self._error(f'no recorded sample for case "{case.name}"')
         if self.error is not None:
             return self._error(self.error)
+        return self.evaluate_paired(calls, self._pair(calls), explain_later=explain_later)
+
+    def evaluate_paired(
+        self, calls: Sequence[ToolCall], paired: Paired, *, explain_later: bool = False
+    ) -> RunResult:
+        """:meth:`evaluate` of ``calls`` (not ``None``; the case has no error) with their
+        pairing already made: :meth:`score_plain` of the call dicts these calls were read
+        from, unchanged since (see :func:`same_calls`)."""
+        case = self.case
         expected = len(self._expectations)
         total = len(calls)
-        assigned, matched, by_tool = self._pair(calls)
+        assigned, matched, by_tool = paired
 
         threshold_ok = matched >= self._min_matched
         forbidden: list[tuple[int, list[int]]] = []
@@ -2105,6 +2127,17 @@ def _f1(score: float, precision: float) -> float:
 
 _COMPILED: dict[int, tuple[Case, CompiledCase]] = {}
 _COMPILED_LIMIT = 1024
+
+
+def same_calls(plain: Sequence[Any], calls: Sequence[ToolCall]) -> bool:
+    """Whether ``calls`` are the canonical reading of the call dicts ``plain``: the same
+    names, the very same argument dicts, all valid JSON (so they pair alike)."""
+    if len(plain) != len(calls):
+        return False
+    for raw, call in zip(plain, calls):  # noqa: B905 - lengths checked above
+        if call.arguments is not raw["arguments"] or call.name != raw["name"] or not call.valid_json:
+            return False
+    return True
 
 
 def compile_case(case: Case) -> CompiledCase:

@@ -10,13 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolexpect.calls import RecordedSample
 from toolexpect.diagnostics import Diagnostic, Severity
-from toolexpect.matching import CaseAccumulator, CaseResult, CompiledCase, RunResult, compile_case, new_run
+from toolexpect.matching import (
+    CaseAccumulator,
+    CaseResult,
+    CompiledCase,
+    Paired,
+    RunResult,
+    compile_case,
+    new_run,
+    same_calls,
+)
 from toolexpect.model import Case, Spec
-from toolexpect.toolcheck import CallFinding
+
+if TYPE_CHECKING:  # toolcheck loads jsonschema, which scoring without --tools never needs
+    from toolexpect.toolcheck import CallFinding
 
 __all__ = ["CaseOutcome", "SampleFinding", "ScoreReport", "Scorer", "UnusedSample", "score"]
 
@@ -88,6 +99,7 @@ class ScoreReport:
 
 
 _Step = Callable[[RunResult], None]
+_Plain = Callable[[list[Any]], RunResult | Paired | None]
 
 
 @dataclass(slots=True)
@@ -98,10 +110,19 @@ class _Slot:
     accumulator: CaseAccumulator
     runs: list[RunResult] = field(default_factory=list)
 
-    def add(self, calls: tuple[object, ...]) -> None:
-        run = self.compiled.evaluate(calls)  # type: ignore[arg-type]
+    def add(self, calls: tuple[object, ...], held: _Held | None = None) -> None:
+        compiled = self.compiled
+        if held is not None and held[0] is compiled and same_calls(held[1], calls):  # type: ignore[arg-type]
+            run = compiled.evaluate_paired(calls, held[2])  # type: ignore[arg-type]
+        else:
+            run = compiled.evaluate(calls)  # type: ignore[arg-type]
         self.accumulator.add(run)
         self.runs.append(run)
+
+
+_Held = tuple[CompiledCase, list[Any], Paired]
+"""A failing run's pairing from the call dicts (:meth:`Scorer.taker`), for the sample the
+reader makes of them next."""
 
 
 def score(specs: Sequence[Spec], samples: Iterable[RecordedSample]) -> ScoreReport:
@@ -142,6 +163,7 @@ class Scorer:
                 self._slots.append(slot)
                 self._by_name.setdefault(case.name, []).append(slot)
         self._unused: dict[str | None, list[Any]] = {}
+        self._held: _Held | None = None
 
     def feed(self, samples: Iterable[RecordedSample]) -> None:
         """Score samples, in order."""
@@ -150,18 +172,27 @@ class Scorer:
         only = slots[0] if len(slots) == 1 else None
         unused = self._unused
         # The common target, one case of the name: its steps bound once (the per-sample path).
-        single: dict[str, tuple[Callable[..., RunResult], _Step, _Step]] = {
-            name: (group[0].compiled.evaluate, group[0].accumulator.add, group[0].runs.append)
+        single: dict[str, tuple[Callable[..., RunResult], _Step, _Step, CompiledCase]] = {
+            name: (slot.compiled.evaluate, slot.accumulator.add, slot.runs.append, slot.compiled)
             for name, group in by_name.items()
             if len(group) == 1
+            for slot in group
         }
         for sample in samples:
             sample_id = sample.id
+            # The pairing the taker made of this sample's call dicts, when it failed there.
+            held = self._held
+            if held is not None:
+                self._held = None
             if sample_id is not None:
                 steps = single.get(sample_id)
                 if steps is not None:
-                    evaluate, count, keep = steps
-                    run = evaluate(sample.calls)
+                    evaluate, count, keep, compiled = steps
+                    calls = sample.calls
+                    if held is not None and held[0] is compiled and same_calls(held[1], calls):
+                        run = compiled.evaluate_paired(calls, held[2])
+                    else:
+                        run = evaluate(calls)
                     count(run)
                     keep(run)
                     continue
@@ -176,33 +207,39 @@ class Scorer:
                     entry[0] += 1
                 continue
             for slot in targets:
-                slot.add(sample.calls)
+                slot.add(sample.calls, held)
 
     def taker(self) -> Callable[[str | None, list[Any]], bool]:
         """A consumer of canonical samples as decoded (``toolexpect.logs.canonical.Take``).
 
         It scores a sample whose calls are plain call dicts, when the run passes, with no
-        call object built (:meth:`CompiledCase.evaluate_plain`), and returns True; anything
+        call object built (:meth:`CompiledCase.score_plain`), and returns True; anything
         else it leaves, returning False, to be read as usual and given to :meth:`feed`.
-        Taken and fed samples must come in log order, as the canonical reader gives them.
+        Taken and fed samples must come in log order, as the canonical reader gives them:
+        a run that fails is explained from the call objects of the sample read next, paired
+        once (the pairing made here is kept for it when they are the same calls).
         """
-        steps: dict[str | None, tuple[Callable[[list[Any]], RunResult | None], _Step, _Step]] = {}
+        steps: dict[str | None, tuple[_Plain, _Step, _Step, CompiledCase]] = {}
         for name, group in self._by_name.items():
             if len(group) == 1:
-                slot = group[0]
-                steps[name] = (slot.compiled.evaluate_plain, slot.accumulator.add, slot.runs.append)
+                compiled = group[0].compiled
+                steps[name] = (compiled.score_plain, group[0].accumulator.add, group[0].runs.append, compiled)
         if len(self._slots) == 1:
             slot = self._slots[0]
-            steps[None] = (slot.compiled.evaluate_plain, slot.accumulator.add, slot.runs.append)
+            compiled = slot.compiled
+            steps[None] = (compiled.score_plain, slot.accumulator.add, slot.runs.append, compiled)
         lookup = steps.get
 
         def take(sample_id: str | None, calls: list[Any]) -> bool:
             found = lookup(sample_id)
             if found is None:
                 return False
-            evaluate, count, keep = found
+            evaluate, count, keep, compiled = found
             run = evaluate(calls)
             if run is None:
+                return False
+            if isinstance(run, tuple):
+                self._held = (compiled, calls, run)
                 return False
             count(run)
             keep(run)

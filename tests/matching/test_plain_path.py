@@ -217,3 +217,11 @@ def test_json_equality_leaves_other_patterns_to_the_general_test() -> None:
     """Tuples, partial objects, NaN and scalars have no ``==``-first test."""
     for pattern in ((1, 2), [PartialObject({"k": 1})], [float("nan")], "s", 1, None):
         assert matching._json_eq("x", pattern) is None
+
+
+def test_an_empty_tool_name_is_left_to_the_readers_even_when_expected() -> None:
+    """A call named "" is never scored from the dicts, whichever tools the case names."""
+    for case in (CASE, Case("empty", expectations=(Expectation("", ()), Expectation("f", ())))):
+        compiled = CompiledCase(case)
+        assert compiled.evaluate_plain([{"name": "", "arguments": {}}]) is None
+        assert compiled.score_plain([{"name": "f", "arguments": {}}, {"name": "", "arguments": {}}]) is None

@@ -204,3 +204,62 @@ def test_a_part_merged_gives_the_report_of_one_scorer(tmp_path: Path) -> None:
     assert merged.cases == expected.cases
     for ours, theirs in zip(merged.cases, expected.cases, strict=True):
         assert [r.pairs for r in ours.runs] == [r.pairs for r in theirs.runs]
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_a_run_that_fails_from_the_dicts_is_paired_once(
+    tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The taker's pairing of a failing run of plain calls is reused for its call objects:
+    no second pairing, and the report scoring read samples gives."""
+    from toolexpect.matching import CompiledCase
+
+    log = tmp_path / "log.jsonl"
+    lines, _ = _lines(400, seed)
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    specs = [_spec()]
+    expected = score(specs, open_log(log))
+    paired: list[int] = []
+    reused: list[int] = []
+    pair = CompiledCase._pair
+    finish = CompiledCase.evaluate_paired
+
+    def counting_pair(self: CompiledCase, calls: Any) -> Any:
+        paired.append(len(calls))
+        return pair(self, calls)
+
+    def counting_finish(self: CompiledCase, calls: Any, found: Any, **kw: Any) -> Any:
+        reused.append(len(calls))
+        return finish(self, calls, found, **kw)
+
+    monkeypatch.setattr(CompiledCase, "_pair", counting_pair)
+    monkeypatch.setattr(CompiledCase, "evaluate_paired", counting_finish)
+    scorer = Scorer(specs)
+    scorer.feed(open_log(log).read(scorer.taker()))
+    assert scorer.report() == expected
+    failing = sum(r.status == "fail" for o in expected.cases for r in o.runs)
+    assert failing > 50
+    # evaluate pairs, then finishes; a run the taker paired is only finished.
+    assert len(reused) - len(paired) > failing // 3
+
+
+def test_a_held_pairing_is_used_only_for_the_calls_it_was_made_of() -> None:
+    """A sample that is not the reading of the held call dicts is paired anew."""
+    from toolexpect.calls import ToolCall
+    from toolexpect.matching import same_calls
+
+    raw = [{"name": "f", "arguments": {"x": 1}}, {"name": "g", "arguments": {}}]
+    read = [ToolCall(c["name"], c["arguments"]) for c in raw]
+    assert same_calls(raw, read)
+    assert not same_calls(raw, read[:1])
+    assert not same_calls(raw, [ToolCall("f", {"x": 1}), read[1]])  # equal, not the same dict
+    assert not same_calls(raw, [ToolCall("h", raw[0]["arguments"]), read[1]])
+    specs = [_spec('case "solo" {\n    expect f(x=2)\n}\n')]
+    scorer = Scorer(specs)
+    take = scorer.taker()
+    assert not take("solo", raw)  # fails: its pairing is held
+    from toolexpect.calls import RecordedSample
+
+    other = (ToolCall("f", {"x": 2}),)
+    scorer.feed([RecordedSample("solo", other)])
+    assert scorer.report() == score(specs, [RecordedSample("solo", other)])

@@ -1,0 +1,194 @@
+"""Lines decoded by orjson give exactly the records and findings that json alone gives."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from toolexpect.logs import _source, open_log
+from toolexpect.logs._base import Context
+from toolexpect.logs._source import _read_lines
+
+TRICKY = [
+    b'{"a": 1, "a": 2}',
+    b'{"a": 1, "b": 2, "a": {"x": 3}}',
+    b'{"k": {"x": 1}, "k": [2], "j": 0, "k": null}',
+    b"[-0.0, -0, 0.0, 0, -0e0, 0E-0]",
+    b"[1, 1.0, 1e0, 100, 1e2, 1E+2]",
+    b"[9223372036854775807, -9223372036854775808, 18446744073709551615]",
+    b"[9223372036854775808, -9223372036854775809, 18446744073709551616]",
+    b"[100000000000000000000, 12345678901234567890123]",
+    b'{"big": ' + b"1" * 400 + b"}",
+    b'{"s": "1234567890123456789"}',
+    b"[1e400, -1e400, 1.7976931348623159e308]",
+    b"[1.7976931348623157e308, 5e-324, 2.4703282292062328e-324, 1e-400, -1e-400]",
+    b"[0.1000000000000000055511151231257827, 9007199254740993.0, 2e23]",
+    b"[NaN, Infinity, -Infinity]",
+    b'{"a": NaN}',
+    b'["\\ud800"]',
+    b'["\\udc00\\ud800", "x"]',
+    b'["\\ud83d\\ude00", "\\u00e9", "\xc3\xa9", "\\/", "\\u0000", "\\"", "\\\\"]',
+    b'{"\\u00e9": 1, "\xc3\xa9": 2}',
+    b'{"a": "\xed\xa0\x80"}',
+    b'["a\x7fb"]',
+    b'["a\tb"]',
+    b"[1,]",
+    b'{"a": 1,}',
+    b"[01]",
+    b"[1.]",
+    b"[.5]",
+    b"[tru]",
+    b'{"a": 1} {"b": 2}',
+    b'{"a": 1} x',
+    b'{"a": 1}\x0c',
+    b'{"a": 1}   \t\r',
+    b'{"a": ',
+    b"[" * 400 + b"]" * 400,
+    b"[" * 600 + b"]" * 600,
+    b"[" * 1100 + b"]" * 1100,
+    b'{"x": [' + b"{}, " * 700 + b"{}]}",
+    b"{}",
+    b"[]",
+    b'{"id": "c", "tool_calls": [{"name": "t", "arguments": {"n": 5, "f": 5.0, "z": -0.0}}]}',
+]
+
+
+def _records(path: Path, fast: bool) -> tuple[list[tuple[int, str]], list[tuple[Any, ...]]]:
+    """The records (values by ``repr``: types, signs and key order show) and findings."""
+    _source.FAST = fast
+    try:
+        ctx = Context(str(path))
+        records = [(line, repr(value)) for line, value in _read_lines(str(path), ctx)]
+    finally:
+        _source.FAST = True
+    findings = [(d.code, d.message, d.span.line if d.span else None) for d in ctx.diagnostics]
+    return records, findings
+
+
+def _write(lines: list[bytes]) -> Iterator[Path]:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "log.jsonl"
+        path.write_bytes(b"".join(line + b"\n" for line in lines))
+        yield path
+
+
+def test_orjson_is_used_when_installed() -> None:
+    """orjson, a dependency, decodes lines unless FAST is off."""
+    pytest.importorskip("orjson")
+    assert _source._orjson_loads is not None
+
+
+def test_tricky_lines_read_the_same_with_and_without_orjson(tmp_path: Path) -> None:
+    """Duplicate keys, signs of zero, big integers and floats, NaN, surrogates, deep nesting
+    and broken lines: the same records, values, findings and messages either way."""
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b"".join(line + b"\n" for line in TRICKY))
+    fast, fast_findings = _records(path, True)
+    plain, plain_findings = _records(path, False)
+    assert fast == plain
+    assert fast_findings == plain_findings
+    expected = []
+    for number, raw in enumerate(TRICKY, 1):
+        with contextlib.suppress(ValueError, RecursionError):
+            expected.append((number, repr(json.loads(raw))))
+    assert plain == expected
+
+
+def test_each_tricky_line_alone_reads_as_json_loads_reads_it(tmp_path: Path) -> None:
+    """Each line as a log of its own (the first line also decides the log's form)."""
+    for raw in TRICKY:
+        path = tmp_path / "one.jsonl"
+        path.write_bytes(raw + b"\n")
+        assert _records(path, True) == _records(path, False), raw
+
+
+def test_a_line_orjson_would_widen_goes_to_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines with 19 digits in a row or possibly deep nesting never reach orjson."""
+    seen: list[bytes] = []
+    real = _source._orjson_loads
+    if real is None:
+        pytest.skip("orjson is not installed")
+
+    def spy(raw: bytes) -> Any:
+        seen.append(raw)
+        return real(raw)
+
+    monkeypatch.setattr(_source, "_orjson_loads", spy)
+    lines = [b"[18446744073709551616]", b'["1234567890123456789"]', b"[" * 600 + b"]" * 600, b"[1]"]
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b"".join(line + b"\n" for line in lines))
+    records = list(_read_lines(str(path), Context(str(path))))
+    assert seen == [b"[1]\n"]
+    assert records[0] == (1, [18446744073709551616])
+    assert type(records[0][1][0]) is int
+
+
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from([0.0, -0.0, 5e-324, 1.7976931348623157e308, 2e23, 1e22])
+    | st.text()
+    | st.text(st.characters(blacklist_categories=()), max_size=4)  # lone surrogates too
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=5), inner, max_size=5),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(_VALUES, max_size=4) | st.dictionaries(st.text(max_size=5), _VALUES), max_size=6))
+def test_any_json_value_reads_the_same_with_and_without_orjson(values: list[Any]) -> None:
+    """Values written by json.dumps (surrogates escaped or raw, big integers) read back alike."""
+    lines = [
+        json.dumps(v, ensure_ascii=i % 2 == 0).encode("utf-8", "surrogatepass") for i, v in enumerate(values)
+    ]
+    for path in _write(lines):
+        fast = _records(path, True)
+        assert fast == _records(path, False)
+        expected = [(n, repr(json.loads(raw))) for n, raw in enumerate(lines, 1)]
+        assert fast[0] == expected
+
+
+def test_lines_read_the_same_without_orjson_installed(tmp_path: Path) -> None:
+    """With orjson not importable the reader works through json alone, with the same
+    records and findings, and a canonical log gives the same samples."""
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b"".join(line + b"\n" for line in TRICKY))
+    log = tmp_path / "canonical.jsonl"
+    sample = b'{"id": "c", "tool_calls": [{"name": "t", "arguments": {"v": %s}}]}\n'
+    log.write_bytes(b"".join(sample % raw for raw in TRICKY if raw.isascii()))
+    script = (
+        "import sys; sys.modules['orjson'] = None\n"
+        "from toolexpect.logs import _source, open_log\n"
+        "from toolexpect.logs._base import Context\n"
+        "assert _source._orjson_loads is None\n"
+        "ctx = Context(sys.argv[1])\n"
+        "print(repr([(n, repr(v)) for n, v in _source._read_lines(sys.argv[1], ctx)]))\n"
+        "print(repr([(d.code, d.message, d.span.line if d.span else None) for d in ctx.diagnostics]))\n"
+        "reader = open_log(sys.argv[2])\n"
+        "print(repr([(s.id, [(c.name, c.arguments) for c in s.calls], s.line) for s in reader]))\n"
+        "print(repr([(d.code, d.message) for d in reader.diagnostics]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(path), str(log)], capture_output=True, text=True, check=True
+    )
+    records, findings = _records(path, True)
+    reader = open_log(log)
+    samples = repr([(s.id, [(c.name, c.arguments) for c in s.calls], s.line) for s in reader])
+    log_findings = repr([(d.code, d.message) for d in reader.diagnostics])
+    assert done.stdout.splitlines() == [repr(records), repr(findings), samples, log_findings]
