@@ -1,7 +1,9 @@
-"""Find the grammar and build the LALR parser once.
+"""Find the grammar, build lark's LALR parser, and run its tables in one loop.
 
 The wheel carries a copy of ``grammar/toolexpect.lark`` inside the package; an editable
-install or a source checkout reads the repository's top-level ``grammar/`` folder.
+install or a source checkout reads the repository's top-level ``grammar/`` folder. Lark is
+imported only by :func:`build`: :class:`OneLoop` parses valid text from the tables that
+:mod:`toolexpect._tables` read off lark's parser once and keeps in the user's cache.
 """
 
 from __future__ import annotations
