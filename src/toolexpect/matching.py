@@ -1054,6 +1054,19 @@ _JsonTool = tuple[str | None, str | None, tuple[str, ...], dict[Hashable, Any], 
 there are two (else ``None, None``)."""
 
 
+def _spread(
+    spare: Mapping[str, list[int]], direct: Mapping[str, tuple[Any, ...]], slot: int, assigned: list[int]
+) -> int:
+    """Give each tool's calls that no keyed group took to its expectations of any value
+    (``direct[tool][slot]``), in order; how many were given."""
+    given = 0
+    for name, positions in spare.items():
+        for member, position in zip(direct[name][slot], positions, strict=False):
+            assigned[member] = position
+            given += 1
+    return given
+
+
 def _lookup(table: Mapping[Any, Any], arguments: Mapping[str, Any], names: tuple[str, ...]) -> Any:
     """The entry of a key table for a call's values of ``names`` (``None`` when none).
 
@@ -1375,10 +1388,8 @@ class CompiledCase:
                     spare[name] = [position]
                 else:
                     found.append(position)
-        for name, positions in spare.items():
-            for member, position in zip(direct[name][2], positions, strict=False):
-                assigned[member] = position
-                matched += 1
+        if spare:
+            matched += _spread(spare, direct, 2, assigned)
         return assigned, matched, by_tool
 
     def _pair_direct_plain(
@@ -1453,10 +1464,8 @@ class CompiledCase:
                     spare[name] = [position]
                 else:
                     found.append(position)
-        for name, positions in spare.items():
-            for member, position in zip(direct[name][4], positions, strict=False):
-                assigned[member] = position
-                matched += 1
+        if spare:
+            matched += _spread(spare, direct, 4, assigned)
         return assigned, matched, by_tool
 
     def _pair_fast_plain(self, calls: Sequence[Any]) -> tuple[list[int], int, dict[str, list[int]]] | None:
