@@ -297,7 +297,7 @@ class OneLoop:
                         self._reductions.append((length, origin, reduce))
                     numbers[action] = number
                 out[symbol] = number
-        terminals = {"$END"}.union(*(lexer[2] for lexer in tables.lexers))
+        terminals = {"$END"}.union(*((name for name, _ in tried) for tried in tables.alternatives))
         self._skip_default_units(terminals)
         # Once the start rule is done, the end of input reduces by a rule of no symbols whose
         # goto is the dead state: that is where the loop returns the start rule's value.
@@ -608,14 +608,15 @@ class _Scanners:
             tables = self._tables
             suffix = tables.universal_suffix if index == tables.universal else ""
             chars = self._compiled[index] = _ByChar(
-                tables.alternatives[index], tables.firsts, tables.lexers[index][1], suffix
+                tables.alternatives[index], tables.firsts, tables.lexers[index][0], suffix
             )
         return chars
 
     def _scanner(self, state: int, universal: bool) -> _Scanner:
         tables = self._tables
         index = tables.state_lexer[state]
-        _, _, names, ignore, newlines, keywords, comments = tables.lexers[index]
+        _, ignore, newlines, keywords, comments = tables.lexers[index]
+        names = frozenset(name for name, _ in tables.alternatives[index])
         special = self._special
         plain = {
             kind: keywords.get(kind, {})

@@ -24,11 +24,12 @@ from typing import Any, NamedTuple
 
 __all__ = ["FORMAT", "Action", "Lexer", "Tables", "extract", "load", "save", "tables_path"]
 
-FORMAT = 3
+FORMAT = 4
 """The layout of :class:`Tables`; part of the cache file's name, change it with the layout."""
 
-Lexer = tuple[str, int, frozenset[str], frozenset[str], frozenset[str], dict[str, dict[str, str]], frozenset[str]]  # noqa: E501
-"""A scanner: ``(pattern, flags, names, ignored, newlines, keywords, comments)``."""
+Lexer = tuple[int, frozenset[str], frozenset[str], dict[str, dict[str, str]], frozenset[str]]
+"""A scanner: ``(flags, ignored, newlines, keywords, comments)``; its terminals are in
+:attr:`Tables.alternatives`."""
 
 Action = int | tuple[int, str, int]
 """A parse action: the state to shift to, or ``(length, rule's symbol, rule's number)``."""
@@ -43,11 +44,10 @@ class Tables(NamedTuple):
     many children the rule keeps when that does not depend on the input (``-1`` when an
     inlined ``_rule`` among them does). ``dropped`` are the terminals no rule keeps.
 
-    ``lexers[i]`` is ``(pattern, flags, names, ignored, newlines, keywords, comments)``: a
-    scanner's regular expression, the terminals it tries, those it skips, those that may
-    hold a newline,
-    the keyword each word of a terminal turns into (lark's "unless" callbacks), and the
-    terminals sent to the comment sink. ``state_lexer[state]`` is that state's scanner;
+    ``lexers[i]`` is ``(flags, ignored, newlines, keywords, comments)``: a scanner's regular
+    expression flags, the terminals it skips, those that may hold a newline, the keyword
+    each word of a terminal turns into (lark's "unless" callbacks), and the terminals sent
+    to the comment sink. ``state_lexer[state]`` is that state's scanner;
     ``universal`` is the scanner of every terminal, and ``shares_universal`` the states whose
     own scanner gives what it gives for any terminal the state accepts.
     ``alternatives[i]`` are scanner ``i``'s terminals in order, as ``(name, pattern)``; a
@@ -171,9 +171,7 @@ def extract(parser: Any, comment_sink: Any) -> Tables:
         alternatives.append(tried)
         lexers.append(
             (
-                str(mre.pattern),
                 int(mre.flags),
-                frozenset(str(terminal.name) for terminal in scanner.terminals),
                 frozenset(str(kind) for kind in lexer.ignore_types),
                 # Lark counts lines in terminals whose pattern might hold a new line; those
                 # that cannot are left out, so that they may take the loop's short path.
