@@ -611,30 +611,15 @@ class _ToDocument:
         return node
 
     def arg_eq(self, children: builtins.list[Any]) -> dict[str, Any]:
-        # The most common argument: _named, _value and _close written out.
         argname, _, value = children
-        name = argname[0]
+        node = self._named(argname, "eq")
         if type(value) is _Value:
-            node = {
-                "name": _string(name) if name.type == "STRING" else str(name),
-                "op": "partial" if value.partial else "eq",
-                "value": value.value,
-            }
+            if value.partial:
+                node["op"] = "partial"
+            node["value"] = value.value
         else:
-            kind = value.type
-            node = {
-                "name": _string(name) if name.type == "STRING" else str(name),
-                "op": "eq",
-                "value": _string(value)
-                if kind == "STRING"
-                else _number(value)
-                if kind == "NUMBER"
-                else _CONSTANTS[kind],
-            }
-        if len(argname) > 1:
-            node["optional"] = True
-        node["span"] = _span(name, value)
-        return node
+            node["value"] = _value(value)
+        return self._close(node, argname, value)
 
     def arg_any(self, children: builtins.list[Any]) -> dict[str, Any]:
         argname, _, word = children
