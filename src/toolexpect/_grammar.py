@@ -273,7 +273,7 @@ class OneLoop:
         # ``_UNIT - i`` for a rule of one symbol that leaves its value as it is, whose symbol
         # is ``self._units[i]``: only the state on top changes; any other negative number
         # ``~i`` for the reduction ``self._reductions[i]``. A symbol the state does not take
-        # shifts to the dead state, whose scanner raises :class:`Unsure` at the next token.
+        # shifts to the dead state, whose scanner matches nothing at the next token.
         numbers: dict[tuple[int, str, int], int] = {}
         self._units: list[str] = []
         self._reductions: list[tuple[int, str, Reduce | None]] = []
@@ -486,21 +486,16 @@ _UNIT = -(2**40)
 """Where the numbers of one-symbol rules that leave their value begin (downwards)."""
 
 
-def _unsure(text: str, pos: int) -> Any:
-    """The dead state's scanner: the last token was one the parser does not take here."""
-    raise Unsure
-
-
-class _Dead(dict[str, Any]):
-    """The dead state's matchers: whatever the character, :func:`_unsure`."""
-
-    def __missing__(self, char: str) -> Any:
-        return _unsure
-
-
 def _nothing(text: str, pos: int) -> None:
     """The matcher at a character no terminal starts with: no match."""
     return None
+
+
+class _Dead(dict[str, Any]):
+    """The dead state's matchers: none matches, as the last token was not one to take."""
+
+    def __missing__(self, char: str) -> Any:
+        return _nothing
 
 
 class _ByChar(dict[str, Any]):
