@@ -111,11 +111,7 @@ class _Slot:
     runs: list[RunResult] = field(default_factory=list)
 
     def add(self, calls: tuple[object, ...], held: _Held | None = None) -> None:
-        compiled = self.compiled
-        if held is not None and held[0] is compiled and same_calls(held[1], calls):  # type: ignore[arg-type]
-            run = compiled.evaluate_paired(calls, held[2])  # type: ignore[arg-type]
-        else:
-            run = compiled.evaluate(calls)  # type: ignore[arg-type]
+        run = _evaluate(self.compiled, calls, held)
         self.accumulator.add(run)
         self.runs.append(run)
 
@@ -123,6 +119,13 @@ class _Slot:
 _Held = tuple[CompiledCase, list[Any], Paired]
 """A failing run's pairing from the call dicts (:meth:`Scorer.taker`), for the sample the
 reader makes of them next."""
+
+
+def _evaluate(compiled: CompiledCase, calls: tuple[Any, ...], held: _Held | None) -> RunResult:
+    """The run of ``calls``, finished from ``held`` when that is their pairing already made."""
+    if held is not None and held[0] is compiled and same_calls(held[1], calls):
+        return compiled.evaluate_paired(calls, held[2])
+    return compiled.evaluate(calls)
 
 
 def score(specs: Sequence[Spec], samples: Iterable[RecordedSample]) -> ScoreReport:
@@ -189,10 +192,7 @@ class Scorer:
                 if steps is not None:
                     evaluate, count, keep, compiled = steps
                     calls = sample.calls
-                    if held is not None and held[0] is compiled and same_calls(held[1], calls):
-                        run = compiled.evaluate_paired(calls, held[2])
-                    else:
-                        run = evaluate(calls)
+                    run = evaluate(calls) if held is None else _evaluate(compiled, calls, held)
                     count(run)
                     keep(run)
                     continue
