@@ -19,11 +19,14 @@ Run from the repository root with any Python 3.11+ (only the standard library is
    * **lint start-up**: ``toolexpect lint specs/weather.expect``, the whole process, several times;
    * **bulk lint**: ``toolexpect lint`` of the folder of large specs, the whole process.
 
+   Each figure is taken of both builds back to back, so that both see the same load.
+
 4. Prints a table: old, new, new/old, and the issue's floors (score and API at most 1.5x
    slower than the old build; lint start-up at most 150 ms). Score, API and bulk lint figures
    are the best of the rounds (other work on the machine only ever slows a run); lint start-up
-   is the median of all its runs. It also checks that both builds wrote the same score report
-   and summed the same API scores.
+   is the median of all its runs. "paired new/old" is the median of the ratios of runs taken
+   back to back, steadier than the ratio of bests on a busy machine. It also checks that both
+   builds wrote the same score report and summed the same API scores.
 
 Only the command line and the public Python API are used, so any two builds compare. Each
 build keeps its parser cache in its own folder (``XDG_CACHE_HOME``), so neither rebuilds the
@@ -287,15 +290,19 @@ def main() -> int:
         totals: dict[str, set[float]] = {b.label: set() for b in builds}
         for round_ in range(args.rounds):
             order = builds if round_ % 2 == 0 else builds[::-1]
+            # Each figure is taken of both builds back to back, so both see the same load.
             for build in order:
-                mine = figures[build.label]
                 report = folder / f"report-{builds.index(build)}.json"
-                mine["score"].append(time_score(build, inputs, report, jobs[build.label]))
+                figures[build.label]["score"].append(time_score(build, inputs, report, jobs[build.label]))
+            for build in order:
                 seconds, total = time_api(build, inputs)
-                mine["api"].append(seconds)
+                figures[build.label]["api"].append(seconds)
                 totals[build.label].add(total)
-                mine["startup"].extend(time_startup(build, args.startup_runs))
-                mine["bulk"].append(time_bulk(build, inputs))
+            for _ in range(args.startup_runs):
+                for build in order:
+                    figures[build.label]["startup"].extend(time_startup(build, 1))
+            for build in order:
+                figures[build.label]["bulk"].append(time_bulk(build, inputs))
             _say(f"round {round_ + 1} of {args.rounds} done")
         same_report = (folder / "report-0.json").read_bytes() == (folder / "report-1.json").read_bytes()
 
@@ -322,11 +329,19 @@ def main() -> int:
         ),
         ("bulk lint, whole process (s)", o["bulk"], n["bulk"], "", None),
     ]
-    head = f"| figure | old: {old.label} | new: {new.label} | new/old | floor |"
-    _say("\n" + head + "\n| --- | ---: | ---: | ---: | --- |")
-    for name, a, b, floor, met in rows:
+    paired = {
+        key: statistics.median(
+            after / before
+            for before, after in zip(figures[old.label][key], figures[new.label][key], strict=True)
+            if before > 0
+        )
+        for key in ("score", "api", "startup", "bulk")
+    }
+    head = f"| figure | old: {old.label} | new: {new.label} | new/old | paired new/old | floor |"
+    _say("\n" + head + "\n| --- | ---: | ---: | ---: | ---: | --- |")
+    for (name, a, b, floor, met), key in zip(rows, paired, strict=True):
         verdict = "" if met is None else (" met" if met else " MISSED")
-        _say(f"| {name} | {a:,.3f} | {b:,.3f} | {_ratio(b, a)} | {floor}{verdict} |")
+        _say(f"| {name} | {a:,.3f} | {b:,.3f} | {_ratio(b, a)} | {paired[key]:.2f}x | {floor}{verdict} |")
     _say(
         f"\nbest of {args.rounds} rounds (lint start-up: median of {args.rounds * args.startup_runs} runs); "
         f"score {inputs.samples:,} samples, API {inputs.api_samples:,} samples, "
@@ -337,7 +352,11 @@ def main() -> int:
     _say(f"same API scores from both builds: {'yes' if same_scores else 'NO'}")
     if args.json:
         args.json.write_text(
-            json.dumps({"builds": [old.label, new.label], "figures": figures, "best": best}, indent=2) + "\n",
+            json.dumps(
+                {"builds": [old.label, new.label], "figures": figures, "best": best, "paired": paired},
+                indent=2,
+            )
+            + "\n",
             encoding="utf-8",
         )
     return 0 if same_report and same_scores else 1
