@@ -9,9 +9,6 @@ least 10,000 expectation lines per second on one process. Throughput is measured
 ``--repeat`` times and the best is kept, as other work on the machine only ever slows it.
 The first start-up run may build the parser cache (in the user's cache folder), so it is
 shown on its own; later runs parse the valid file from the cached tables without lark.
-
-``--pure`` measures throughput with ``jsonschema`` alone, as an install without
-``jsonschema-rs`` (``--no-deps``) would run; start-up always uses what is installed.
 """
 
 from __future__ import annotations
@@ -69,12 +66,9 @@ def _case(index: int) -> str:
     )
 
 
-def throughput(files: int, cases: int, *, pure: bool = False) -> tuple[int, int, float]:
+def throughput(files: int, cases: int) -> tuple[int, int, float]:
     """Lint ``files`` generated spec files in-process; return lines, expectation lines, seconds."""
-    from toolexpect import schema
     from toolexpect.specfile import load_spec_file
-
-    schema.FAST = not pure
 
     with tempfile.TemporaryDirectory() as folder:
         paths = []
@@ -104,16 +98,10 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=10, help="start-up runs after the first")
     parser.add_argument("--files", type=int, default=100, help="generated files for throughput")
     parser.add_argument("--cases", type=int, default=25, help="cases per generated file")
-    parser.add_argument("--pure", action="store_true", help="jsonschema alone")
     parser.add_argument(
         "--repeat", type=int, default=3, help="throughput runs; the best is kept (a busy machine only slows)"
     )
     args = parser.parse_args()
-    from toolexpect import schema
-
-    fast = schema._native(False) is not None and not args.pure
-    print(f"schema check of valid documents: {'jsonschema-rs' if fast else 'jsonschema'}")
-
     first, times = startup(args.runs)
     median = statistics.median(times)
     print(f"start-up: lint {SMALL.relative_to(ROOT)}")
@@ -124,7 +112,7 @@ def main() -> int:
     )
     print(f"  target < 250 ms: {'met' if median < 0.25 else 'MISSED'}")
 
-    timings = [throughput(args.files, args.cases, pure=args.pure) for _ in range(max(1, args.repeat))]
+    timings = [throughput(args.files, args.cases) for _ in range(max(1, args.repeat))]
     lines, expectations, _ = timings[0]
     seconds = min(t[2] for t in timings)
     rate = expectations / seconds
