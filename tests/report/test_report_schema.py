@@ -36,14 +36,20 @@ def _report(capsys: Capsys, *argv: str) -> str:
 def test_the_example_report_meets_the_schema(capsys: Capsys) -> None:
     """The example specs' report, with repeated runs, failures with explanations and schema
     findings of recorded calls, is read back without complaint."""
-    text = _report(capsys, str(ROOT / "specs"), "--log", str(ROOT / "specs/logs/run.jsonl"),
-                   "--tools", str(ROOT / "specs/tools.json"))
+    text = _report(
+        capsys,
+        str(ROOT / "specs"),
+        "--log",
+        str(ROOT / "specs/logs/run.jsonl"),
+        "--tools",
+        str(ROOT / "specs/tools.json"),
+    )
     document = parse_report(text)
     assert document["call_findings"]
     assert any("runs" in case for case in document["cases"])
-    Draft202012Validator(json.loads(ROOT.joinpath("src/toolexpect/schema/report.schema.json").read_text())).validate(
-        document
-    )
+    Draft202012Validator(
+        json.loads(ROOT.joinpath("src/toolexpect/schema/report.schema.json").read_text())
+    ).validate(document)
 
 
 def test_reports_with_errors_unused_samples_and_log_problems_meet_the_schema(
@@ -69,8 +75,13 @@ def test_a_large_report_written_a_case_per_line_meets_the_schema(tmp_path: Path,
 
 def test_version_one_may_be_written_out() -> None:
     """``"version": 1`` is the version a report without the key has; both are read."""
-    empty = {"cases": [], "unused_samples": [], "call_findings": [], "log_diagnostics": [],
-             "summary": {"cases": 0, "passed": 0, "failed": 0, "errors": 0}}
+    empty = {
+        "cases": [],
+        "unused_samples": [],
+        "call_findings": [],
+        "log_diagnostics": [],
+        "summary": {"cases": 0, "passed": 0, "failed": 0, "errors": 0},
+    }
     assert parse_report(json.dumps(empty)) == empty
     assert parse_report(json.dumps({"version": REPORT_VERSION, **empty}))["version"] == 1
     with pytest.raises(ReportError) as raised:

@@ -57,7 +57,7 @@ def parse_report(text: str, path: str = "<report>") -> dict[str, Any]:
         raise ReportError(
             make(
                 "B601",
-                "this JSON is not a toolexpect score report (it has no \"cases\" and \"summary\")",
+                'this JSON is not a toolexpect score report (it has no "cases" and "summary")',
                 path=path,
                 help=_MAKE_ONE,
             )
@@ -102,7 +102,5 @@ def load_report(path: str | Path) -> dict[str, Any]:
             make("B600", f"cannot read the report: {error.strerror or error}", path=name, help=_MAKE_ONE)
         ) from None
     except UnicodeDecodeError:
-        raise ReportError(
-            make("B600", "the report is not UTF-8 text", path=name, help=_MAKE_ONE)
-        ) from None
+        raise ReportError(make("B600", "the report is not UTF-8 text", path=name, help=_MAKE_ONE)) from None
     return parse_report(text, name)

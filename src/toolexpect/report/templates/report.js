@@ -274,6 +274,7 @@
     draw();
   }
 
+  document.getElementById("filters").addEventListener("submit", function (event) { event.preventDefault(); });
   ["filter-status", "filter-file", "filter-change"].forEach(function (id) {
     var node = document.getElementById(id);
     if (node) node.addEventListener("change", restart);
