@@ -71,7 +71,7 @@ def test_the_page_carries_failures_sources_and_the_comparison(page: str) -> None
     unmatched = breaks["failures"][0]["failures"][1]
     assert unmatched["kind"] == "unmatched"
     file = breaks["file"]
-    assert data["sources"][file][str(unmatched["line"])] == SPEC.splitlines()[unmatched["line"] - 1]
+    assert data["sources"][file][str(unmatched["line"])] == SPEC.splitlines()[unmatched["line"] - 1].strip()
     flaky = next(case for case in data["cases"] if case["case"] == "flaky")
     assert (flaky["runs"], flaky["passed_runs"]) == (5, 4)
     assert [group["run"] for group in flaky["failures"]] == [5]

@@ -246,7 +246,7 @@ def _comparison(comparison: Comparison | None) -> dict[str, Any] | None:
 
 
 def _source_lines(wanted: Mapping[str, set[int]], sources: Mapping[str, str]) -> dict[str, dict[str, str]]:
-    """The spec lines the failures point at: ``{file: {line: text}}``."""
+    """The spec lines the failures point at, without their indentation: ``{file: {line: text}}``."""
     found: dict[str, dict[str, str]] = {}
     for file, numbers in wanted.items():
         text = sources.get(file)
@@ -254,7 +254,7 @@ def _source_lines(wanted: Mapping[str, set[int]], sources: Mapping[str, str]) ->
             continue
         all_lines = text.lstrip("\ufeff").splitlines()
         found[file] = {
-            str(n): _cut(all_lines[n - 1].rstrip()) for n in sorted(numbers) if 0 < n <= len(all_lines)
+            str(n): _cut(all_lines[n - 1].strip()) for n in sorted(numbers) if 0 < n <= len(all_lines)
         }
     return found
 
