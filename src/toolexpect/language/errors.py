@@ -6,7 +6,6 @@ quoted (``")"``), keywords first; the few terminals that are patterns are shown 
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 
@@ -100,6 +99,8 @@ def _require_forms() -> tuple[str, ...]:
 def _help_for(expected: set[str], token: Token) -> str | None:
     word = str(token.value) if token.type != "$END" else ""
     if {"EXPECT", "FORBID", "REQUIRE"} <= expected and token.type in ("NAME", "KEY"):
+        import difflib  # only for an error, so not at start-up
+
         statements = first_words("_item")
         close = difflib.get_close_matches(word, statements, n=1)
         if close:

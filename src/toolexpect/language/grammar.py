@@ -24,7 +24,6 @@ import hashlib
 import os
 import sys
 import threading
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -143,7 +142,7 @@ def build(*, strict: bool = False, cache: bool = False) -> Lark:
 
 def _keep(made: Lark, path: str) -> None:
     """Save ``made`` at ``path`` whole or not at all: written aside, then renamed into place."""
-    fresh = f"{path}.{uuid.uuid4().hex}.tmp"
+    fresh = f"{path}.{os.getpid()}-{threading.get_ident()}.tmp"
     try:
         with open(fresh, "wb") as file:
             made.save(file)
