@@ -33,7 +33,7 @@ def _specs() -> list[str]:
     for path in sorted(ROOT.glob("specs/**/*.expect"))[:10]:
         texts.append(path.read_text(encoding="utf-8"))
     for index in range(30 - len(texts)):
-        texts.append(f"# spec {index}\nexpect tool_{index}(n={index}, s=\"{'x' * index}\")  # tail {index}\n")
+        texts.append(f'# spec {index}\nexpect tool_{index}(n={index}, s="{"x" * index}")  # tail {index}\n')
     return texts[:30]
 
 

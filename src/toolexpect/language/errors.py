@@ -102,6 +102,9 @@ def _help_for(expected: set[str], token: Token) -> str | None:
         import difflib  # only for an error, so not at start-up
 
         statements = first_words("_item")
+        glued = [w for w in statements if word.startswith(w) and len(word) > len(w)]
+        if glued:  # a keyword is a whole word: this one lacks the space after it
+            return f'did you mean "{glued[0]} {word[len(glued[0]) :]}"?'
         close = difflib.get_close_matches(word, statements, n=1)
         if close:
             return f'did you mean "{close[0]}"?'
@@ -204,6 +207,9 @@ def _unexpected_token(error: UnexpectedToken, text: str) -> Diagnostic:
 def _unexpected_characters(error: UnexpectedCharacters, text: str) -> Diagnostic:
     allowed = set(error.allowed or ())
     allowed.discard("COMMENT")
+    if "NAME" in allowed:
+        # A keyword that may stand where a name may is one of the names: "a name" says it.
+        allowed = {t for t in allowed if not (_word(t) or "").isalpha()}
     accepts = _state_accepts(error)
     if accepts:
         # The contextual lexer also accepts what neighbouring states do (a new line

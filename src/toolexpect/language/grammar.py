@@ -22,6 +22,7 @@ import contextlib
 import functools
 import hashlib
 import os
+import re
 import sys
 import threading
 from pathlib import Path
@@ -174,9 +175,21 @@ def terminal_regexp(name: str) -> str:
 
 
 def literal(name: str) -> str | None:
-    """The text of terminal ``name`` when it is a literal string (``"("``), else ``None``."""
+    """The one text terminal ``name`` matches (``"("``, ``"expect"``), else ``None``.
+
+    A keyword's pattern is its word and a zero-width condition after it (a whole word), so a
+    pattern of fixed width that starts with that many letters is that word.
+    """
     pattern = parser().get_terminal(name).pattern
-    return str(pattern.value) if pattern.type == "str" else None
+    if pattern.type == "str":
+        return str(pattern.value)
+    word = _LETTERS.match(pattern.value)
+    if word and pattern.min_width == pattern.max_width == len(word.group()):
+        return word.group()
+    return None
+
+
+_LETTERS = re.compile(r"[A-Za-z]+")
 
 
 @functools.cache
