@@ -78,7 +78,8 @@ def test_the_parser_cache_is_keyed_by_grammar_and_build(
     first = _grammar.cache_path(text)
     assert first is not None
     assert first.startswith(str(tmp_path / "toolexpect"))
-    assert f"lark{lark.__version__}-py{sys.version_info[0]}{sys.version_info[1]}" in first
+    python = f"{sys.version_info[0]}{sys.version_info[1]}"
+    assert f"toolexpect{toolexpect.__version__}-lark{lark.__version__}-py{python}" in first
     assert _grammar.cache_path(text) == first
     assert _grammar.cache_path(text + "\n// changed\n") != first
     monkeypatch.setitem(_grammar._OPTIONS, "propagate_positions", True)

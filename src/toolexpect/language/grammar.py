@@ -7,10 +7,10 @@ The built parser (lark's analysis of the grammar: its terminals, rules and LALR 
 kept with lark's ``Lark.save`` in the user's cache folder, never the package:
 ``$XDG_CACHE_HOME/toolexpect`` (default ``~/.cache/toolexpect``), off with
 ``TOOLEXPECT_NO_CACHE=1``, and read back with ``Lark.load``. The file is named after what it
-holds (lark's and Python's versions, a hash of the grammar text and of the build options),
-so installs of the same version share one file and never rewrite it. It is written under a
-name of its own and renamed into place, so no reader ever sees half a file; a file that
-does not load is replaced by a fresh build.
+holds (toolexpect's, lark's and Python's versions, a hash of the grammar text and of the build
+options), so installs of the same version share one file and never rewrite it. It is written
+under a name of its own and renamed into place, so no reader ever sees half a file; a file
+that does not load is replaced by a fresh build.
 
 The functions after :func:`parser` read names and patterns off the built parser, so that the
 formatter and the error messages take them from the grammar rather than from a copy.
@@ -31,6 +31,7 @@ from typing import Any
 import lark
 from lark import Lark
 
+from toolexpect import __version__
 from toolexpect.language.layout import Layout
 from toolexpect.language.transform import ToDocument, keep_comment
 
@@ -102,8 +103,10 @@ def cache_folder() -> str | None:
 def cache_path(text: str) -> str | None:
     """The cache file of lark's parser of grammar ``text``, in :func:`cache_folder`.
 
-    The name holds lark's and Python's versions and a hash of the grammar and the build
-    options: whatever changes what is cached changes the name. ``None`` without a cache folder.
+    The name holds toolexpect's, lark's and Python's versions and a hash of the grammar and
+    the build options: whatever changes what is cached changes the name (the file refers to
+    this package's transformer, post-lexer and comment callback by name, hence its version).
+    ``None`` without a cache folder.
     """
     folder = cache_folder()
     if folder is None:
@@ -111,7 +114,8 @@ def cache_path(text: str) -> str | None:
     options = repr(sorted(_OPTIONS.items()))
     digest = hashlib.sha256(f"{options}\n{text}".encode()).hexdigest()[:16]
     python = "{}{}".format(*sys.version_info[:2])
-    return os.path.join(folder, f"grammar-{digest}-lark{lark.__version__}-py{python}.cache")
+    versions = f"toolexpect{__version__}-lark{lark.__version__}-py{python}"
+    return os.path.join(folder, f"grammar-{digest}-{versions}.cache")
 
 
 def build(*, strict: bool = False, cache: bool = False) -> Lark:
