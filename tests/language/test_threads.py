@@ -7,6 +7,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from toolexpect.language import grammar
 from toolexpect.language.parse import parse_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,3 +75,41 @@ def test_threads_parsing_at_once_get_their_own_results() -> None:
     finally:
         sys.setswitchinterval(interval)
     assert not wrong, f"{len(wrong)} results differ from one thread's"
+
+
+def test_threads_that_start_together_build_the_parser_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Threads that all parse before the parser exists wait for one build, and all parse right."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("TOOLEXPECT_NO_CACHE", raising=False)
+    texts = _specs()
+    expected = [_outcome(text, f"spec{index}") for index, text in enumerate(texts)]
+    built: list[object] = []
+    real = grammar.build
+
+    def counting(**options: bool) -> object:
+        made = real(**options)
+        built.append(made)
+        return made
+
+    monkeypatch.setattr(grammar, "build", counting)
+    grammar._built.cache_clear()
+    start = threading.Barrier(8)
+    results: list[list[tuple[Any, ...]]] = []
+
+    def work() -> None:
+        start.wait()
+        results.append([_outcome(text, f"spec{index}") for index, text in enumerate(texts)])
+
+    workers = [threading.Thread(target=work) for _ in range(8)]
+    try:
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+    finally:
+        grammar._built.cache_clear()
+    assert len(built) == 1
+    assert list(tmp_path.glob("toolexpect/*.cache"))
+    assert results == [expected] * 8
