@@ -32,8 +32,9 @@ import lark
 from lark import Lark
 
 from toolexpect import __version__
+from toolexpect.language.context import keep_comment
 from toolexpect.language.layout import Layout
-from toolexpect.language.transform import ToDocument, keep_comment
+from toolexpect.language.transform import ToDocument
 
 __all__ = [
     "build",

@@ -15,11 +15,12 @@ from typing import Any, cast
 from lark.exceptions import UnexpectedInput
 
 from toolexpect.diagnostics import Diagnostic, make
+from toolexpect.language.context import collecting
 from toolexpect.language.errors import syntax_diagnostic
 from toolexpect.language.grammar import parser
 from toolexpect.language.layout import MAX_DEPTH, DepthError
 from toolexpect.language.strings import span_of
-from toolexpect.language.transform import DOCUMENT_VERSION, assemble, collecting
+from toolexpect.language.transform import DOCUMENT_VERSION, assemble
 
 __all__ = ["DOCUMENT_VERSION", "Comment", "ParseResult", "parse_text"]
 

@@ -2,85 +2,41 @@
 
 The transformer is embedded in the parser (``Lark(..., transformer=ToDocument())``), so lark
 calls one method per rule or alias as it reduces and no parse tree is built. It holds no
-state: what one parse collects beside the document (comments, and problems of well-formed
-tokens) goes to the :class:`Collected` of the parse in progress, which :func:`collecting`
-sets for the calling context only (a ``ContextVar``), so parses in several threads at once
-never see each other's.
+state: a problem of a well-formed token (a bad escape, a number too large) goes to the parse
+in progress (:mod:`toolexpect.language.context`), and the parse goes on, so that a syntax
+error anywhere still wins.
 """
 
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field
 from typing import Any
 
 from lark import Token, Transformer
 
-from toolexpect.diagnostics import Diagnostic, Span, make
+from toolexpect.diagnostics import Span, make
+from toolexpect.language.context import problem as _problem
 from toolexpect.language.strings import Problem, decode_number, decode_string
 
-__all__ = ["DOCUMENT_VERSION", "Collected", "ToDocument", "assemble", "collecting", "keep_comment"]
+__all__ = ["DOCUMENT_VERSION", "ToDocument", "assemble"]
 
 DOCUMENT_VERSION = 1
 """The version of the canonical document format that this parser writes."""
 
 
-@dataclass(slots=True)
-class Collected:
-    """What one parse collects beside the document: comment tokens, and problems of tokens.
-
-    A problem does not stop the parse, so that a syntax error anywhere still wins; the one
-    reported is the first in the order the source is read (the key is a source offset).
-    """
-
-    comments: list[Token] = field(default_factory=list)
-    problems: list[tuple[int, Diagnostic]] = field(default_factory=list)
-
-
-_CURRENT: ContextVar[Collected | None] = ContextVar("toolexpect_parse", default=None)
-
-
-@contextmanager
-def collecting() -> Iterator[Collected]:
-    """Collect what the parses in this context (thread, task) find, until the block ends."""
-    collected = Collected()
-    reset = _CURRENT.set(collected)
-    try:
-        yield collected
-    finally:
-        _CURRENT.reset(reset)
-
-
-def keep_comment(token: Token) -> Token:
-    """Lark's lexer callback for comments: keep the token for the parse in progress."""
-    collected = _CURRENT.get()
-    if collected is not None:
-        collected.comments.append(token)
-    return token
-
-
-def _problem(key: int, diagnostic: Diagnostic) -> None:
-    collected = _CURRENT.get()
-    if collected is not None:
-        collected.problems.append((key, diagnostic))
-
-
 def _string(token: Token) -> str:
     try:
         return decode_string(token)
-    except Problem as problem:
-        _problem(token.start_pos or 0, problem.diagnostic)
+    except Problem as bad:
+        _problem(token.start_pos or 0, bad.diagnostic)
         return ""
 
 
 def _number(token: Token) -> int | float:
     try:
         return decode_number(token)
-    except Problem as problem:
-        _problem(token.start_pos or 0, problem.diagnostic)
+    except Problem as bad:
+        _problem(token.start_pos or 0, bad.diagnostic)
         return 0
 
 
