@@ -10,7 +10,7 @@ error anywhere still wins.
 from __future__ import annotations
 
 import builtins
-from typing import Any
+from typing import Any, NamedTuple
 
 from lark import Token, Transformer
 
@@ -45,19 +45,16 @@ def _name(token: Token) -> str:
     return _string(token) if token.type == "STRING" else str(token)
 
 
-class _Value:
+class _Value(NamedTuple):
     """A list or object value while the document is built; ``partial`` when it holds ``...``.
 
     ``start`` and ``end`` are its brackets; the span of an argument that ends with it ends at ``end``.
     """
 
-    __slots__ = ("end", "partial", "start", "value")
-
-    def __init__(self, value: Any, partial: bool, start: Token, end: Token) -> None:
-        self.value = value
-        self.partial = partial
-        self.start = start
-        self.end = end
+    value: Any
+    partial: bool
+    start: Token
+    end: Token
 
 
 _REST = object()
@@ -88,15 +85,12 @@ def _span(first: Token, last: Any) -> dict[str, int]:
     }
 
 
-class _Statement:
+class _Statement(NamedTuple):
     """A statement while its case is built: its kind, payload and span."""
 
-    __slots__ = ("kind", "payload", "span")
-
-    def __init__(self, kind: str, payload: Any, span: dict[str, int]) -> None:
-        self.kind = kind
-        self.payload = payload
-        self.span = span
+    kind: str
+    payload: Any
+    span: dict[str, int]
 
 
 def _new_case(name: str, span: dict[str, int], *, implicit: bool = False) -> dict[str, Any]:
@@ -129,13 +123,10 @@ def _add(case: dict[str, Any], statement: _Statement) -> None:
         case["require"].append(statement.payload)
 
 
-class _Run:
+class _Run(NamedTuple):
     """The children of a rule that lark inlines into its parent (``_sep``, repetitions)."""
 
-    __slots__ = ("children",)
-
-    def __init__(self, children: list[Any]) -> None:
-        self.children = children
+    children: list[Any]
 
 
 class ToDocument(Transformer[Token, list[Any]]):
