@@ -10,9 +10,6 @@ parser="lalr")`` with lark's defaults (a parse tree, no transformer, no post-lex
 on the same generated files held in memory. Throughput is measured ``--repeat`` times and
 the best is kept, as other work on the machine only ever slows it. The first start-up run
 may build the parser cache (in the user's cache folder), so it is shown on its own.
-
-``--pure`` measures throughput with ``jsonschema`` alone, as an install without
-``jsonschema-rs`` (``--no-deps``) would run; start-up always uses what is installed.
 """
 
 from __future__ import annotations
@@ -70,17 +67,13 @@ def _case(index: int) -> str:
     )
 
 
-def throughput(files: int, cases: int, *, pure: bool = False) -> tuple[int, int, float, float]:
+def throughput(files: int, cases: int) -> tuple[int, int, float, float]:
     """Lint ``files`` generated spec files in-process; return lines, expectation lines, the
     seconds of lint, and the seconds of lark's own LALR parse of the same texts."""
     from lark import Lark
 
-    from toolexpect import schema
     from toolexpect.language.grammar import grammar_text
     from toolexpect.specfile import load_spec_file
-
-    if hasattr(schema, "FAST"):
-        schema.FAST = not pure
 
     with tempfile.TemporaryDirectory() as folder:
         paths = []
@@ -116,18 +109,10 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=10, help="start-up runs after the first")
     parser.add_argument("--files", type=int, default=100, help="generated files for throughput")
     parser.add_argument("--cases", type=int, default=25, help="cases per generated file")
-    parser.add_argument("--pure", action="store_true", help="jsonschema alone")
     parser.add_argument(
         "--repeat", type=int, default=3, help="throughput runs; the best is kept (a busy machine only slows)"
     )
     args = parser.parse_args()
-    from toolexpect import schema
-
-    native = getattr(schema, "_native", None)
-    if native is not None:
-        fast = native(False) is not None and not args.pure
-        print(f"schema check of valid documents: {'jsonschema-rs' if fast else 'jsonschema'}")
-
     first, times = startup(args.runs)
     median = statistics.median(times)
     print(f"start-up: lint {SMALL.relative_to(ROOT)}")
@@ -138,7 +123,7 @@ def main() -> int:
     )
     print(f"  floor <= 150 ms: {'met' if median <= 0.15 else 'MISSED'}")
 
-    timings = [throughput(args.files, args.cases, pure=args.pure) for _ in range(max(1, args.repeat))]
+    timings = [throughput(args.files, args.cases) for _ in range(max(1, args.repeat))]
     lines, expectations, _, _ = timings[0]
     seconds = min(t[2] for t in timings)
     baseline = min(t[3] for t in timings)

@@ -95,7 +95,8 @@ def write(out: Path) -> int:
                 rel = path.relative_to(work).as_posix()
                 jobs[f"calls-{rel.replace('/', '_')}"] = ["calls", rel, "--format", "json"]
         for name, args in jobs.items():
-            text = _run(args, work).replace(tmp, "<tmp>")
+            dotted = tmp.replace("/", ".").strip(".")  # JUnit class names spell paths with dots
+            text = _run(args, work).replace(tmp, "<tmp>").replace(dotted, "<tmp>")
             (out / f"{name}.txt").write_text(text, encoding="utf-8")
     return len(jobs)
 

@@ -19,7 +19,7 @@ Shape (documented, and checked by ``tests/bench/test_corpus.py``):
 
 The same module renders a corpus as a ``.expect`` spec (one case per scenario) and a canonical
 JSONL log (one line per run), and holds :data:`SEMANTICS_CASES`, the named cases of the semantics
-table with the value Tool Call Accuracy (``LANGUAGE.md`` section 1) gives each.
+table with the value Tool Call Accuracy (``docs/matching.md``, Pairing) gives each.
 
 This module uses only the standard library: the peers' harness imports it in their own venvs.
 """

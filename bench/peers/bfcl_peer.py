@@ -19,8 +19,10 @@ from typing import Any
 from bfcl_eval.constants.enums import Language
 from bfcl_eval.eval_checker.ast_eval.ast_checker import ast_checker
 
-Scorer = Callable[[list[dict[str, Any]], list[dict[str, Any]]], float]
+Scorer = Callable[[Any, list[dict[str, Any]]], float]
 MODEL = "gpt-4o-2024-11-20-FC"
+NATIVE_MODEL = "gorilla-openfunctions-v2"
+"""A model whose function names keep their dots (``math.factorial``), as BFCL's own data has them."""
 
 
 def versions() -> dict[str, str]:
@@ -95,3 +97,20 @@ def metrics() -> dict[str, Scorer]:
         return 1.0 if result["valid"] else 0.0
 
     return {"AST checker (parallel)": score}
+
+
+def bfcl_metrics() -> dict[str, Scorer]:
+    """The checker on BFCL's own data (``bench/bfcl_corpus.py``), in each entry's own category."""
+
+    def score(expected: dict[str, Any], actual: list[dict[str, Any]]) -> float:
+        result = ast_checker(
+            expected["functions"],
+            [{c["name"]: c["arguments"]} for c in actual],
+            expected["ground_truth"],
+            Language.PYTHON,
+            expected["category"],
+            NATIVE_MODEL,
+        )
+        return 1.0 if result["valid"] else 0.0
+
+    return {"AST checker (own category)": score}

@@ -1,10 +1,11 @@
 """Score a corpus with one peer's metrics, inside that peer's own virtual environment.
 
 Run by ``bench/run.py`` as ``<venv>/bin/python bench/peers/harness.py PEER CORPUS OUT
-[--budget SECONDS]``. ``PEER`` names an adapter module in this folder (``deepeval_peer``, ...)
-that defines ``versions() -> dict[str, str]`` and ``metrics() -> dict[str, Scorer]``, where a
-scorer takes ``(expected_calls, actual_calls)`` and returns a float in [0, 1] (building the
-peer's own objects from the plain calls is part of its cost, as it is for a user).
+[--budget SECONDS] [--metrics NAME]``. ``PEER`` names an adapter module in this folder
+(``deepeval_peer``, ...) that defines ``versions() -> dict[str, str]`` and ``metrics() ->
+dict[str, Scorer]`` (or another function named by ``--metrics``, as ``bfcl_metrics`` for BFCL's
+own data), where a scorer takes a sample's ``(expected, actual)`` and returns a float in [0, 1]
+(building the peer's own objects from the plain calls is part of its cost, as it is for a user).
 
 Writes JSON: ``{"peer", "status": "ok" | "crashed", "reason", "versions", "import_seconds",
 "rss_after_import_kib", "metrics": {name: {"scores", "errors", "seconds", "scored", "partial",
@@ -92,6 +93,7 @@ def main() -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--budget", type=float, default=120.0, help="seconds per metric at most")
     parser.add_argument("--no-trace", action="store_true", help="skip the tracemalloc pass")
+    parser.add_argument("--metrics", default="metrics", help="the adapter's function giving the scorers")
     args = parser.parse_args()
     here = Path(__file__).resolve().parent
     sys.path[:0] = [str(here), str(here.parent)]
@@ -100,7 +102,7 @@ def main() -> int:
     try:
         start = time.perf_counter()
         adapter = importlib.import_module(args.peer)
-        scorers = adapter.metrics()
+        scorers = getattr(adapter, args.metrics)()
         result["import_seconds"] = time.perf_counter() - start
         result["versions"] = adapter.versions()
         result["rss_after_import_kib"] = _rss_kib()

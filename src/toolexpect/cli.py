@@ -7,6 +7,7 @@ Exit codes: 0 clean, 1 findings or failing cases, 2 usage error, unreadable inpu
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import json
 import sys
@@ -64,7 +65,9 @@ def _build_parser() -> argparse.ArgumentParser:
     commands.required = True
 
     lint = commands.add_parser("lint", help="check spec files and report problems")
-    lint.add_argument("paths", nargs="+", metavar="PATH", help="spec files or folders")
+    lint.add_argument(
+        "paths", nargs="*", default=["."], metavar="PATH", help="spec files or folders (default: .)"
+    )
     lint.add_argument("--format", choices=diagnostic_report.FORMATS, default="full", help="output format")
     lint.add_argument(
         "--tools",
@@ -79,7 +82,9 @@ def _build_parser() -> argparse.ArgumentParser:
     )
 
     fmt = commands.add_parser("format", help="rewrite spec files in the canonical layout")
-    fmt.add_argument("paths", nargs="+", metavar="PATH", help="spec files or folders")
+    fmt.add_argument(
+        "paths", nargs="*", default=["."], metavar="PATH", help="spec files or folders (default: .)"
+    )
     fmt.add_argument("--check", action="store_true", help="exit 1 if a file would change")
     fmt.add_argument("--diff", action="store_true", help="print a diff instead of writing")
 
@@ -90,7 +95,9 @@ def _build_parser() -> argparse.ArgumentParser:
     commands.add_parser("schema", help="print the JSON Schema of the canonical document")
 
     score = commands.add_parser("score", help="score recorded runs against spec files")
-    score.add_argument("specs", nargs="+", metavar="SPEC", help="spec files or folders")
+    score.add_argument(
+        "specs", nargs="*", default=["."], metavar="SPEC", help="spec files or folders (default: .)"
+    )
     score.add_argument(
         "--log", action="append", required=True, metavar="LOG", help="a recorded log (repeatable)"
     )
@@ -162,15 +169,44 @@ def _print_diagnostics(
 
 
 def _load_all(paths: Sequence[str]) -> tuple[dict[str, SpecFile], list[str]]:
+    """Every spec file under ``paths``, loaded, and the folders given that hold none."""
     files: dict[str, SpecFile] = {}
     missing: list[str] = []
-    for path in find_spec_files(paths):
-        loaded = load_spec_file(path)
-        files[str(path)] = loaded
-    for path in paths:
-        if Path(path).is_dir() and not any(k.startswith(str(Path(path))) for k in files):
-            missing.append(path)
+    for given in paths:
+        found = list(find_spec_files([given]))
+        if not found and Path(given).is_dir():
+            missing.append(given)
+        for path in found:
+            files.setdefault(str(path), load_spec_file(path))
     return files, missing
+
+
+def _write_atomic(path: str, text: str) -> str | None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder, renamed over it.
+
+    A failure (a full disk, no permission) leaves the file as it was; the reason is returned.
+    An existing file keeps its permission bits.
+    """
+    import os
+    import tempfile
+
+    target = Path(path)
+    try:
+        mode = target.stat().st_mode & 0o7777 if target.exists() else None
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as error:
+        return error.strerror or str(error)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        if mode is not None:
+            os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        return error.strerror or str(error)
+    return None
 
 
 def _configured_tools(start: Path) -> str | None:
@@ -267,7 +303,11 @@ def _cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 )
             )
         if not args.check and not args.diff:
-            Path(path).write_text(formatted, encoding="utf-8")
+            problem = _write_atomic(path, formatted)
+            if problem is not None:
+                changed.pop()
+                print(f"toolexpect: cannot write {path}: {problem}; the file is unchanged", file=err)
+                status = EXIT_USAGE
     for folder in empty:
         print(f"toolexpect: no spec files in {folder}", file=err)
         status = EXIT_USAGE
@@ -286,7 +326,7 @@ def _cmd_compile(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     files = {str(args.path): loaded}
     if loaded.document is None or not loaded.ok:
         _print_diagnostics(loaded.diagnostics, files, "full", err)
-        return EXIT_USAGE if any(d.code in _UNREADABLE for d in loaded.diagnostics) else EXIT_FINDINGS
+        return EXIT_USAGE
     document = without_spans(loaded.document) if args.no_spans else loaded.document
     print(json.dumps(document, indent=2, ensure_ascii=False), file=out)
     return EXIT_OK
@@ -502,11 +542,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(stop.code or 0)
     out, err = sys.stdout, sys.stderr
     try:
-        return _COMMANDS[args.command](args, out, err)
+        code = _COMMANDS[args.command](args, out, err)
+        out.flush()
     except BrokenPipeError:
+        _silence(out)
         return EXIT_OK
     except KeyboardInterrupt:
         return 130
+    except OSError as error:  # standard output on a full disk, a closed descriptor, ...
+        if error.filename is not None:
+            raise
+        _silence(out)
+        print(f"toolexpect: cannot write the output: {error.strerror or error}", file=err)
+        return EXIT_USAGE
+    return code
+
+
+def _silence(stream: IO[str]) -> None:
+    """Point ``stream``'s descriptor at the null device, so that what it still holds is not
+    written again (and fails again) when the interpreter exits."""
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stream.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -18,10 +18,11 @@ from toolexpect.diagnostics import Diagnostic, Span, make
 from toolexpect.document import without_spans
 
 if TYPE_CHECKING:
+    import jsonschema_rs
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
-__all__ = ["schema", "schema_text", "validate"]
+__all__ = ["is_valid", "locate_in_document", "schema", "schema_text", "validate"]
 
 PathKey = tuple[str | int, ...]
 Locate = Callable[[PathKey, bool], Span | None]
@@ -45,34 +46,29 @@ def schema() -> dict[str, Any]:
 
 
 @functools.cache
+def _checker() -> jsonschema_rs.Draft202012Validator:
+    """The validator that decides whether a document is valid (compiled once, in Rust)."""
+    import jsonschema_rs
+
+    return jsonschema_rs.Draft202012Validator(schema())
+
+
+@functools.cache
 def _validator() -> Draft202012Validator:
+    """The validator that finds and words the errors of an invalid document."""
     from jsonschema import Draft202012Validator
 
     return Draft202012Validator(schema())
 
 
-FAST = True
-"""Let ``jsonschema_rs`` (a dependency; absent only after ``--no-deps``) recognise valid documents.
-
-Either way a document that is not plainly valid goes to ``jsonschema``, which finds and words
-the errors. Set to ``False`` to use only ``jsonschema``.
-"""
-
-
-@functools.cache
-def _native(trusted_spans: bool) -> Any:
-    """A ``jsonschema_rs`` validator of the published schema, or ``None`` when it is not installed.
-
-    With ``trusted_spans`` the schema takes any span, as the parser wrote the spans itself.
-    """
+def is_valid(document: Any) -> bool:
+    """True when ``document`` satisfies the published schema."""
     try:
-        import jsonschema_rs
-    except ImportError:
-        return None
-    published = json.loads(json.dumps(schema()))
-    if trusted_spans:
-        published["$defs"]["span"] = True
-    return jsonschema_rs.Draft202012Validator(published)
+        return _checker().is_valid(document)
+    except (TypeError, ValueError, OverflowError):
+        # Not JSON data (a YAML date, a key that is not a string, a huge integer): let
+        # ``jsonschema`` find and word what is wrong with it.
+        return False
 
 
 def locate_in_document(document: Any) -> Locate:
@@ -247,117 +243,15 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-@functools.cache
-def _parts(
-    trusted_spans: bool,
-) -> tuple[Draft202012Validator, Draft202012Validator, Draft202012Validator, Draft202012Validator]:
-    """The schema cut in four: the document with any call and requirement, one call with any
-    argument, one argument, one requirement.
-
-    A document is valid exactly when it is valid with ``$defs/call`` and ``$defs/requirement``
-    replaced by ``true``, each of its calls is valid with ``$defs/arg`` replaced by ``true``, and
-    each argument and requirement is valid against its definition (nothing else refers to
-    them), so calls, arguments and requirements can be checked one distinct value at a time.
-    With ``trusted_spans`` (documents the parser wrote) ``$defs/span`` is ``true`` as well: the
-    parser writes the spans itself.
-    """
-    from jsonschema import Draft202012Validator
-
-    published = schema()
-    defs = json.loads(json.dumps(published["$defs"]))
-    if trusted_spans:
-        defs["span"] = True
-
-    def cut(root: str | None, **whole: bool) -> Draft202012Validator:
-        top: dict[str, Any] = dict(published) if root is None else {"$schema": published["$schema"]}
-        top["$defs"] = {**defs, **whole}
-        if root is not None:
-            top["$ref"] = f"#/$defs/{root}"
-        return Draft202012Validator(top)
-
-    return cut(None, call=True, requirement=True), cut("call", arg=True), cut("arg"), cut("requirement")
-
-
-_VALID: dict[bool, tuple[dict[str, None], dict[str, None], dict[str, None]]] = {
-    False: ({}, {}, {}),
-    True: ({}, {}, {}),
-}
-"""Per trust of spans: the keys of calls, arguments and requirements found valid in this process."""
-_VALID_LIMIT = 4096
-
-
-def _remember(known: dict[str, None], key: str) -> None:
-    if len(known) >= _VALID_LIMIT:
-        known.clear()
-    known[key] = None
-
-
-def _quickly_valid(document: Any, trusted_spans: bool = False) -> bool:
-    """True when ``document`` is valid; checks each distinct call, argument and requirement once.
-
-    False: look closer. A call's key leaves out its arguments but for their number (the cut
-    schema of a call accepts any argument), and with ``trusted_spans`` keys leave out spans.
-    Where ``jsonschema_rs`` is installed (it is a dependency), it checks the whole document instead.
-    """
-    native = _native(trusted_spans) if FAST else None
-    if native is not None:
-        try:
-            return bool(native.is_valid(document))
-        except (TypeError, ValueError, OverflowError):
-            return False
-    skeleton, one_call, one_arg, one_requirement = _parts(trusted_spans)
-    if not skeleton.is_valid(document):
-        return False
-    calls_known, args_known, requirements_known = _VALID[trusted_spans]
-    dumps = json.dumps
-    try:
-        for case in document["cases"]:
-            for requirement in case.get("require", ()):
-                key = dumps(
-                    [[k, v] for k, v in requirement.items() if not (trusted_spans and k == "span")],
-                    allow_nan=False,
-                )
-                if key not in requirements_known:
-                    if not one_requirement.is_valid(requirement):
-                        return False
-                    _remember(requirements_known, key)
-            for kind in ("expect", "forbid"):
-                for call in case.get(kind, ()):
-                    args = call.get("args", ())
-                    key = dumps(
-                        [
-                            [k, ["#args", len(v)] if k == "args" and type(v) is list else v]
-                            for k, v in call.items()
-                            if not (trusted_spans and k == "span")
-                        ],
-                        allow_nan=False,
-                    )
-                    if key not in calls_known:
-                        if not one_call.is_valid(call):
-                            return False
-                        _remember(calls_known, key)
-                    for arg in args:
-                        key = dumps(
-                            [[k, v] for k, v in arg.items() if not (trusted_spans and k == "span")],
-                            allow_nan=False,
-                        )
-                        if key in args_known:
-                            continue
-                        if not one_arg.is_valid(arg):
-                            return False
-                        _remember(args_known, key)
-    except (TypeError, ValueError, AttributeError):
-        return False
-    return True
-
-
 def validate(document: Any, locate: Locate | None = None, *, trusted_spans: bool = False) -> list[Diagnostic]:
     """Check ``document`` against the schema; one diagnostic per distinct problem, in order.
 
-    ``trusted_spans``: the parser wrote the document's spans, so they are not checked (what the
-    user wrote is everything else).
+    ``jsonschema_rs`` decides validity; only an invalid document goes to ``jsonschema``, whose
+    errors, ranked by relevance, are worded as diagnostics at their source spans.
+    ``trusted_spans``: the parser wrote the document's spans, so the errors are found in what
+    the user wrote, the document without its spans.
     """
-    if _quickly_valid(document, trusted_spans):
+    if is_valid(document):
         return []
     from jsonschema.exceptions import relevance
 

@@ -200,11 +200,11 @@ def test_compile_prints_the_document(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_compile_of_a_bad_spec_reports_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """compile prints diagnostics on stderr and nothing on stdout for a spec with errors."""
+    """compile prints diagnostics on stderr, nothing on stdout and exits 2 for an invalid spec."""
     spec = tmp_path / "bad.expect"
     spec.write_text("expect t(x in [])\n", encoding="utf-8")
     code, out, err = _run(capsys, "compile", str(spec))
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert "V206" in err
     assert _run(capsys, "compile", str(tmp_path / "missing.expect"))[0] == 2
 
