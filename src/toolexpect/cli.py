@@ -305,7 +305,7 @@ def _cmd_lint(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
 
 def _cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
-    from toolexpect.format import format_document
+    from toolexpect.language.format import format_document
 
     files, empty = _load_all(args.paths)
     status = EXIT_OK

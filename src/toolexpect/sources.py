@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from toolexpect._grammar import MAX_DEPTH
 from toolexpect.diagnostics import Diagnostic, Span, make
+from toolexpect.language.layout import MAX_DEPTH
 
 if TYPE_CHECKING:
     import yaml

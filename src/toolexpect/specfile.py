@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from toolexpect import lint, schema
 from toolexpect.diagnostics import Diagnostic, Severity, Span, make
-from toolexpect.parse import Comment, parse_text
+from toolexpect.language.parse import Comment, parse_text
 from toolexpect.sources import read_json, read_yaml
 
 if TYPE_CHECKING:

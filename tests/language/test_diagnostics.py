@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from toolexpect import specfile
-from toolexpect._grammar import MAX_DEPTH
 from toolexpect.cli import main
 from toolexpect.diagnostics import CODES
+from toolexpect.language.layout import MAX_DEPTH
 
 FIXTURES = Path(__file__).resolve().parents[1] / "cases" / "diagnostics"
 UPDATE = os.environ.get("TOOLEXPECT_UPDATE_GOLDEN") == "1"

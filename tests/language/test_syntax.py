@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from toolexpect.document import without_spans
-from toolexpect.parse import parse_text
+from toolexpect.language.parse import parse_text
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "syntax"
 

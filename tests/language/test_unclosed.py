@@ -1,6 +1,6 @@
 """A list left open at the end of a line is reported where it should have been closed."""
 
-from toolexpect.parse import parse_text
+from toolexpect.language.parse import parse_text
 
 
 def test_missing_paren_points_at_the_end_of_its_line() -> None:

@@ -7,8 +7,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 from toolexpect.calls import ToolCall
+from toolexpect.language.parse import parse_text
 from toolexpect.model import ArgMatcher, Case, Expectation, Op, PartialObject, from_document
-from toolexpect.parse import parse_text
 
 
 def case_of(text: str, name: str = "spec") -> Case:

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
+from toolexpect.language.parse import parse_text
 from toolexpect.logs import canonical, open_log
 from toolexpect.logs._base import Context
 from toolexpect.model import Spec, from_document
-from toolexpect.parse import parse_text
 from toolexpect.scoring import Scorer, score
 
 SPEC = """

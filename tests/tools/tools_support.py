@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from toolexpect.language.parse import parse_text
 from toolexpect.model import Spec, from_document
-from toolexpect.parse import parse_text
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "tools"
 ROOT = Path(__file__).resolve().parents[2]

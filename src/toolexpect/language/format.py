@@ -9,19 +9,34 @@ code stays at the end of that statement's line. Formatting is idempotent.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolexpect.parse import Comment
+from toolexpect.language.grammar import literal, spellings, terminal_regexp
+from toolexpect.language.parse import Comment
 
 __all__ = ["format_document", "format_value"]
 
-_NAME = re.compile(r"[A-Za-z_](?:[A-Za-z0-9_\-.:/]*[A-Za-z0-9_])?")
-_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
 _INDENT = "    "
+
+
+@functools.cache
+def _bare_name() -> re.Pattern[str]:
+    """The grammar's pattern of a name that needs no quotes."""
+    return re.compile(terminal_regexp("NAME"))
+
+
+@functools.cache
+def _requirements() -> dict[str, str]:
+    """How each kind of requirement is written, by its kind; ``{}`` stands for the number."""
+    return {
+        alias.removeprefix("require_"): " ".join("{}" if word == "number" else word for word in words)
+        for alias, words in spellings("require_stmt").items()
+    }
 
 
 def _number(value: int | float) -> str:
@@ -61,7 +76,7 @@ def _key(key: str) -> str:
 
 
 def _name(name: str, *, argument: bool = False) -> str:
-    if _NAME.fullmatch(name) and not (argument and name == "not"):
+    if _bare_name().fullmatch(name) and not (argument and name == literal("NOT")):
         return name
     return json.dumps(name, ensure_ascii=False)
 
@@ -93,19 +108,8 @@ def _call(call: dict[str, Any]) -> str:
 
 
 def _requirement(req: dict[str, Any]) -> str:
-    kind = req["kind"]
-    if kind == "accuracy":
-        return f"require accuracy >= {_number(req['threshold'])}"
-    if kind == "pass_rate":
-        return f"require pass rate >= {_number(req['threshold'])}"
-    return (
-        "require "
-        + {
-            "no_unexpected_calls": "no unexpected calls",
-            "no_tool_calls": "no tool calls",
-            "order": "order",
-        }[kind]
-    )
+    form = _requirements()[req["kind"]]
+    return form.format(_number(req["threshold"])) if "{}" in form else form
 
 
 @dataclass(slots=True)

@@ -1,0 +1,252 @@
+"""Lark's syntax errors to diagnostics: where, what was expected in words, and a hint.
+
+The names of what was expected come from the grammar's terminals: a literal terminal is shown
+quoted (``")"``), keywords first; the few terminals that are patterns are shown in words.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from lark import Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from toolexpect.diagnostics import Diagnostic, Span, make
+from toolexpect.language.grammar import first_words, literal, parser, spellings
+
+__all__ = ["syntax_diagnostic"]
+
+_SHOWN: dict[str, str] = {
+    "PLUSMINUS": '"+-"',
+    "NAME": "a name",
+    "KEY": "an object key",
+    "STRING": "a string",
+    "NUMBER": "a number",
+    "_NL": "a new line",
+    "$END": "end of input",
+}
+"""How to show a person the terminals whose grammar is a pattern rather than one text."""
+
+_EXAMPLE_NUMBER = "0.8"
+"""What stands for a number in the examples of a statement."""
+
+
+@functools.cache
+def _terminals() -> dict[str, int]:
+    """The grammar's terminals, by their place in the grammar."""
+    return {terminal.name: index for index, terminal in enumerate(parser().terminals)}
+
+
+def _word(terminal: str) -> str | None:
+    """The literal text of a terminal of the grammar, if it is one."""
+    return literal(terminal) if terminal in _terminals() else None
+
+
+def _rank(terminal: str) -> int:
+    """Where a terminal goes in a list of what was expected: keywords first, then by grammar."""
+    if terminal == "$END":
+        return len(_terminals())
+    word = _word(terminal)
+    if terminal not in _terminals() or (word is not None and word.isalpha()):
+        return -1
+    return _terminals()[terminal]
+
+
+def _display(terminal: str) -> str:
+    if terminal in _SHOWN:
+        return _SHOWN[terminal]
+    word = _word(terminal)
+    return f'"{word if word is not None else terminal.lower()}"'
+
+
+def _either(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _describe_expected(expected: set[str]) -> str:
+    names = sorted(
+        (t for t in expected if t not in ("SEMICOLON",) or len(expected) == 1),
+        key=lambda t: (_rank(t), t),
+    )
+    words = [_display(t) for t in names]
+    if "_NL" in expected and "SEMICOLON" in expected:
+        words = [w for w in words if w != _SHOWN["_NL"]] + [_SHOWN["_NL"]]
+    if not words:
+        return "something else"
+    return _either(words)
+
+
+def _found(token: Token) -> str:
+    if token.type == "$END":
+        return "end of input"
+    if token.type == "_NL":
+        return "end of line"
+    if token.type == "STRING":
+        return f"the string {token.value}"
+    return f'"{token.value}"'
+
+
+@functools.cache
+def _require_forms() -> tuple[str, ...]:
+    """Each form of the ``require`` statement, written out as an example."""
+    return tuple(
+        " ".join(_EXAMPLE_NUMBER if word == "number" else word for word in words)
+        for words in spellings("require_stmt").values()
+    )
+
+
+def _help_for(expected: set[str], token: Token) -> str | None:
+    word = str(token.value) if token.type != "$END" else ""
+    if {"EXPECT", "FORBID", "REQUIRE"} <= expected and token.type in ("NAME", "KEY"):
+        import difflib  # only for an error, so not at start-up
+
+        statements = first_words("_item")
+        glued = [w for w in statements if word.startswith(w) and len(word) > len(w)]
+        if glued:  # a keyword is a whole word: this one lacks the space after it
+            return f'did you mean "{glued[0]} {word[len(glued[0]) :]}"?'
+        close = difflib.get_close_matches(word, statements, n=1)
+        if close:
+            return f'did you mean "{close[0]}"?'
+        return "a statement starts with " + _either(list(statements))
+    if {"ACCURACY", "ORDER"} <= expected:
+        return "write one of: " + "; ".join(_require_forms())
+    if "STRING" in expected and "NAME" not in expected and token.type in ("NAME", "KEY"):
+        return f'quote text: "{word}"'
+    if {"EQUAL", "TILDE", "IN"} <= expected:
+        return (
+            "give the argument a matcher: name=value, name=any, name in [...], "
+            'name ~ "regex", name >= number, or write "not name"'
+        )
+    if "RPAR" in expected and "COMMA" in expected:
+        if token.type in ("NAME", "STRING"):
+            return 'separate arguments with ","'
+        return 'close the argument list with ")"'
+    if "RSQB" in expected and "COMMA" in expected:
+        return 'separate list items with "," and close the list with "]"'
+    if "RBRACE" in expected and "COMMA" in expected:
+        return 'separate object members with "," and close the object with "}"'
+    if "RBRACE" in expected and token.type == "$END":
+        return 'close the case with "}"'
+    if "_NL" in expected and "SEMICOLON" in expected:
+        return 'put each statement on its own line, or separate statements with ";"'
+    return None
+
+
+def _end_span(text: str) -> Span:
+    """Just after the last character that is not white space: where something is missing."""
+    lines = text.rstrip().split("\n")
+    line = len(lines)
+    column = len(lines[-1].rstrip("\r")) + 1
+    return Span.point(line, column)
+
+
+def _state_accepts(error: UnexpectedInput) -> set[str]:
+    """The terminals the parser accepts where ``error`` happened (empty when unknown)."""
+    state = getattr(error, "state", None)
+    try:
+        return set(state.parse_conf.parse_table.states[state.position])  # type: ignore[union-attr]
+    except (AttributeError, KeyError, TypeError):
+        return set()
+
+
+def _unclosed_before(text: str, token: Token, expected: set[str]) -> Span | None:
+    """Where a list left open at the end of a line should have been closed.
+
+    Inside (), [] and {} new lines are not statement breaks, so a missing ")" shows only at
+    the next line's first token; the caret belongs after the last character written before it.
+    """
+    if not expected & {"RPAR", "RSQB", "RBRACE"} or token.start_pos is None:
+        return None
+    if expected & {"EXPECT", "FORBID", "REQUIRE"}:
+        return None  # at a statement: the "}" that would do is the case's, not a list's
+    end = token.start_pos
+    while end > 0 and text[end - 1] in " \t\r\n":
+        end -= 1
+    if "\n" not in text[end : token.start_pos] or end == 0:
+        return None
+    line_start = text.rfind("\n", 0, end) + 1
+    line = text.count("\n", 0, end) + 1
+    return Span.point(line, end - line_start + 1)
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""A word where no terminal matches, shown whole rather than by its first character."""
+
+
+def _unexpected_token(error: UnexpectedToken, text: str) -> Diagnostic:
+    token = error.token
+    expected = set(getattr(error, "accepts", None) or error.expected)
+    expected.discard("COMMENT")
+    if token.type == "$END":
+        return make(
+            "P102",
+            f"expected {_describe_expected(expected)} before end of input",
+            _end_span(text),
+            help=_help_for(expected, token),
+        )
+    length = max(1, len(str(token.value))) if token.type != "_NL" else 1
+    span = Span(token.line or 1, token.column or 1, token.line or 1, (token.column or 1) + length)
+    unclosed = _unclosed_before(text, token, expected)
+    if unclosed is not None:
+        return make(
+            "P100",
+            f"expected {_describe_expected(expected)} at the end of this line; "
+            f"the next line goes on with {_found(token)}",
+            unclosed,
+            help=_help_for(expected, token),
+        )
+    return make(
+        "P100",
+        f"expected {_describe_expected(expected)}, found {_found(token)}",
+        span,
+        help=_help_for(expected, token),
+    )
+
+
+def _unexpected_characters(error: UnexpectedCharacters, text: str) -> Diagnostic:
+    allowed = set(error.allowed or ())
+    allowed.discard("COMMENT")
+    if "NAME" in allowed:
+        # A keyword that may stand where a name may is one of the names: "a name" says it.
+        allowed = {t for t in allowed if not (_word(t) or "").isalpha()}
+    accepts = _state_accepts(error)
+    if accepts:
+        # The contextual lexer also accepts what neighbouring states do (a new line
+        # everywhere); name only what the parser takes here.
+        allowed = (allowed & accepts) or allowed
+    char = error.char
+    span = Span.point(error.line, error.column)
+    if char in "\"'":
+        return make(
+            "P101",
+            "string is not closed before the end of the line",
+            span,
+            help=f"close the string with {char}; write a line break inside it as \\n",
+        )
+    word_match = _WORD.match(text, error.pos_in_stream or 0)
+    if word_match:
+        word = word_match.group(0)
+        at = error.pos_in_stream or 0
+        found = Token("NAME", word, at, error.line, error.column)
+        return make(
+            "P100",
+            f'expected {_describe_expected(allowed)}, found "{word}"',
+            Span(error.line, error.column, error.line, error.column + len(word)),
+            help=_help_for(allowed, found),
+        )
+    return make(
+        "P101",
+        f"unexpected character {char!r}; expected {_describe_expected(allowed)}",
+        span,
+        help=_help_for(allowed, Token("CHAR", char, 0, error.line, error.column)),
+    )
+
+
+def syntax_diagnostic(error: UnexpectedInput, text: str) -> Diagnostic:
+    """The diagnostic of lark's error ``error`` on source ``text``."""
+    if isinstance(error, UnexpectedToken):
+        return _unexpected_token(error, text)
+    if isinstance(error, UnexpectedCharacters):
+        return _unexpected_characters(error, text)
+    return make("P100", str(error).splitlines()[0], Span.point(1, 1))  # pragma: no cover

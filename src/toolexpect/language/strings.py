@@ -1,0 +1,111 @@
+"""Scalar tokens to values: strings with JSON escapes, numbers as ``int`` or ``float``.
+
+A token that is well formed but means nothing (an unknown escape, a lone surrogate, a number
+too large for a float) raises :class:`Problem`, which carries the diagnostic to report.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING
+
+from toolexpect.diagnostics import Diagnostic, Span, make
+
+if TYPE_CHECKING:
+    from lark import Token
+
+__all__ = ["Problem", "decode_number", "decode_string", "span_of"]
+
+
+class Problem(Exception):
+    """A well-formed token that is not a valid value; ``diagnostic`` says why."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def span_of(token: Token) -> Span:
+    """The span of one token."""
+    return Span(token.line or 1, token.column or 1, token.end_line or 1, token.end_column or 1)
+
+
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_HEX4 = re.compile(r"[0-9a-fA-F]{4}")
+_LOW_SURROGATE = re.compile(r"\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+
+
+def decode_string(token: Token) -> str:
+    """Decode a double- or single-quoted string token with JSON escapes."""
+    raw = str(token)
+    quote, body = raw[0], raw[1:-1]
+    if "\\" not in body:
+        return body
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch != "\\":
+            out.append(ch)
+            i += 1
+            continue
+        nxt = body[i + 1]
+        if nxt in _ESCAPES:
+            out.append(_ESCAPES[nxt])
+            i += 2
+        elif nxt == "'" and quote == "'":
+            out.append("'")
+            i += 2
+        elif nxt == "u" and _HEX4.fullmatch(body[i + 2 : i + 6]):
+            code = int(body[i + 2 : i + 6], 16)
+            i += 6
+            if 0xD800 <= code < 0xDC00 and _LOW_SURROGATE.fullmatch(body[i : i + 6]):
+                low = int(body[i + 2 : i + 6], 16)
+                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                i += 6
+            elif 0xD800 <= code < 0xE000:
+                column = (token.column or 1) + 1 + i - 6
+                line = token.line or 1
+                raise Problem(
+                    make(
+                        "P103",
+                        f"escape \\u{code:04x} is half of a surrogate pair without its other half",
+                        Span(line, column, line, column + 6),
+                        help="write the character itself, or both halves: \\ud83d\\ude00",
+                    )
+                )
+            out.append(chr(code))
+        else:
+            column = (token.column or 1) + 1 + i
+            line = token.line or 1
+            raise Problem(
+                make(
+                    "P103",
+                    f"invalid escape \\{nxt} in string",
+                    Span(line, column, line, column + 2),
+                    help='use one of \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX',
+                )
+            )
+    return "".join(out)
+
+
+_INTEGER = re.compile(r"-?[0-9]+")
+
+
+def decode_number(token: Token) -> int | float:
+    """Decode a number token: an integer literal stays ``int``, any other is ``float``."""
+    raw = str(token)
+    if _INTEGER.fullmatch(raw):
+        return int(raw)
+    value = float(raw)
+    if math.isinf(value):
+        raise Problem(
+            make(
+                "P110",
+                f"number {raw} is too large to represent",
+                span_of(token),
+                help="use a number within the range of a 64-bit float",
+            )
+        )
+    return value

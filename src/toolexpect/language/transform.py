@@ -1,0 +1,372 @@
+"""Parse results to the canonical document: lark's Transformer, run as lark parses.
+
+The transformer is embedded in the parser (``Lark(..., transformer=ToDocument())``), so lark
+calls one method per rule or alias as it reduces and no parse tree is built. It holds no
+state: a problem of a well-formed token (a bad escape, a number too large) goes to the parse
+in progress (:mod:`toolexpect.language.context`), and the parse goes on, so that a syntax
+error anywhere still wins.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any, NamedTuple
+
+from lark import Token, Transformer
+
+from toolexpect.diagnostics import Span, make
+from toolexpect.language.context import problem as _problem
+from toolexpect.language.strings import Problem, decode_number, decode_string
+
+__all__ = ["DOCUMENT_VERSION", "ToDocument", "assemble"]
+
+DOCUMENT_VERSION = 1
+"""The version of the canonical document format that this parser writes."""
+
+
+def _string(token: Token) -> str:
+    try:
+        return decode_string(token)
+    except Problem as bad:
+        _problem(token.start_pos or 0, bad.diagnostic)
+        return ""
+
+
+def _number(token: Token) -> int | float:
+    try:
+        return decode_number(token)
+    except Problem as bad:
+        _problem(token.start_pos or 0, bad.diagnostic)
+        return 0
+
+
+def _name(token: Token) -> str:
+    """A tool, argument or case name: a bare NAME, or a STRING for names nothing else spells."""
+    return _string(token) if token.type == "STRING" else str(token)
+
+
+class _Value(NamedTuple):
+    """A list or object value while the document is built; ``partial`` when it holds ``...``.
+
+    ``start`` and ``end`` are its brackets; the span of an argument that ends with it ends at ``end``.
+    """
+
+    value: Any
+    partial: bool
+    start: Token
+    end: Token
+
+
+_REST = object()
+_CONSTANTS: dict[str, Any] = {"TRUE": True, "FALSE": False, "NULL": None}
+
+
+def _value(item: Any) -> Any:
+    """The JSON value of a value child: a token of a scalar, or a list or object built already."""
+    if type(item) is _Value:
+        return item.value
+    kind = item.type
+    if kind == "STRING":
+        return _string(item)
+    if kind == "NUMBER":
+        return _number(item)
+    return _CONSTANTS[kind]
+
+
+def _span(first: Token, last: Any) -> dict[str, int]:
+    """From the start of ``first`` to the end of ``last``: a token, or a value's closing bracket."""
+    if type(last) is _Value:
+        last = last.end
+    return {
+        "line": first.line or 1,
+        "column": first.column or 1,
+        "end_line": last.end_line or 1,
+        "end_column": last.end_column or 1,
+    }
+
+
+class _Statement(NamedTuple):
+    """A statement while its case is built: its kind, payload and span."""
+
+    kind: str
+    payload: Any
+    span: dict[str, int]
+
+
+def _new_case(name: str, span: dict[str, int], *, implicit: bool = False) -> dict[str, Any]:
+    case: dict[str, Any] = {"name": name}
+    if implicit:
+        case["implicit"] = True
+    case["expect"] = []
+    case["forbid"] = []
+    case["chains"] = []
+    case["require"] = []
+    case["span"] = span
+    return case
+
+
+def _add(case: dict[str, Any], statement: _Statement) -> None:
+    kind = statement.kind
+    if kind == "expect":
+        calls = statement.payload
+        expect = case["expect"]
+        start = len(expect)
+        expect.extend(calls)
+        if len(calls) > 1:
+            case["chains"].append(list(range(start, start + len(calls))))
+    elif kind == "forbid":
+        case["forbid"].append(statement.payload)
+    elif kind == "question":
+        case["question"] = statement.payload
+        case["question_span"] = statement.span
+    else:
+        case["require"].append(statement.payload)
+
+
+class _Run(NamedTuple):
+    """The children of a rule that lark inlines into its parent (``_sep``, repetitions)."""
+
+    children: list[Any]
+
+
+class ToDocument(Transformer[Token, list[Any]]):
+    """One method per rule or alias of the grammar; the start rule gives the top-level items.
+
+    Scalar values stay tokens until the node that holds them is built, which can then read
+    where they end. :func:`assemble` makes the document of the items.
+    """
+
+    def __default__(self, data: Any, children: builtins.list[Any], meta: Any) -> _Run:
+        """Rules without a method are inlined into their parent, which reads only ``children``."""
+        return _Run(children)
+
+    # -- values ----------------------------------------------------------------------
+    def string(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
+    def number(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
+    def true(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
+    def false(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
+    def null(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
+    def bare_key(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
+    def bare_name(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
+    def cmp(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
+    def list(self, children: builtins.list[Any]) -> _Value:
+        items: builtins.list[Any] = []
+        partial = False
+        for child in children[1:-1:2]:
+            if type(child) is _Value:
+                partial = partial or child.partial
+                items.append(child.value)
+            else:
+                items.append(_value(child))
+        return _Value(items, partial, children[0], children[-1])
+
+    def object(self, children: builtins.list[Any]) -> _Value:
+        result: dict[str, Any] = {}
+        nested = rest = False
+        for member in children[1:-1:2]:
+            if member is _REST:
+                rest = True
+                continue
+            key, value = member
+            if type(value) is _Value:
+                nested = nested or value.partial
+                result[key] = value.value
+            else:
+                result[key] = _value(value)
+        if rest:
+            return _Value({"$partial": result}, True, children[0], children[-1])
+        if len(result) == 1 and next(iter(result)) in ("$partial", "$literal"):
+            return _Value({"$literal": result}, nested, children[0], children[-1])
+        return _Value(result, nested, children[0], children[-1])
+
+    def pair(self, children: builtins.list[Any]) -> tuple[str, Any]:
+        key = children[0]
+        return (_string(key) if key.type == "STRING" else str(key), children[2])
+
+    def rest(self, _children: builtins.list[Token]) -> builtins.object:
+        return _REST
+
+    # -- calls and arguments -----------------------------------------------------------
+    def argname(self, children: builtins.list[Token]) -> builtins.list[Token]:
+        return children
+
+    def call(self, children: builtins.list[Any]) -> dict[str, Any]:
+        first = children[0]
+        node: dict[str, Any] = {"tool": _name(first)}
+        if len(children) > 3:
+            node["args"] = [c for c in children[2:-1] if type(c) is dict]
+        node["span"] = _span(first, children[-1])
+        return node
+
+    @staticmethod
+    def _named(argname: builtins.list[Token], op: str) -> dict[str, Any]:
+        return {"name": _name(argname[0]), "op": op}
+
+    @staticmethod
+    def _close(node: dict[str, Any], argname: builtins.list[Token], last: Any) -> dict[str, Any]:
+        if len(argname) > 1:
+            node["optional"] = True
+        node["span"] = _span(argname[0], last)
+        return node
+
+    def arg_eq(self, children: builtins.list[Any]) -> dict[str, Any]:
+        argname, _, value = children
+        node = self._named(argname, "eq")
+        if type(value) is _Value:
+            if value.partial:
+                node["op"] = "partial"
+            node["value"] = value.value
+        else:
+            node["value"] = _value(value)
+        return self._close(node, argname, value)
+
+    def arg_any(self, children: builtins.list[Any]) -> dict[str, Any]:
+        argname, _, word = children
+        return self._close(self._named(argname, "any"), argname, word)
+
+    def arg_in(self, children: builtins.list[Any]) -> dict[str, Any]:
+        argname, _, values = children
+        node = self._named(argname, "in")
+        if values.partial:
+            # Reported after any problem inside the list, as the list is read first.
+            opening, closing = values.start, values.end
+            _problem(
+                closing.start_pos or 0,
+                make(
+                    "P100",
+                    '"..." can only stand in a value after "="',
+                    Span(
+                        opening.line or 1,
+                        opening.column or 1,
+                        closing.end_line or 1,
+                        closing.end_column or 1,
+                    ),
+                    help="list whole values after in, or match a partial object with =",
+                ),
+            )
+        node["values"] = values.value
+        return self._close(node, argname, values)
+
+    def arg_regex(self, children: builtins.list[Any]) -> dict[str, Any]:
+        argname, _, pattern = children
+        node = self._named(argname, "regex")
+        node["pattern"] = _string(pattern)
+        return self._close(node, argname, pattern)
+
+    def arg_cmp(self, children: builtins.list[Any]) -> dict[str, Any]:
+        argname, operator, number = children
+        node = self._named(argname, str(operator))
+        node["value"] = _number(number)
+        return self._close(node, argname, number)
+
+    def arg_approx(self, children: builtins.list[Any]) -> dict[str, Any]:
+        argname, _, centre, _, tolerance = children
+        node = self._named(argname, "approx")
+        node["value"] = _number(centre)
+        node["tolerance"] = _number(tolerance)
+        return self._close(node, argname, tolerance)
+
+    def arg_absent(self, children: builtins.list[Token]) -> dict[str, Any]:
+        word, name = children
+        return {"name": _name(name), "op": "absent", "span": _span(word, name)}
+
+    # -- statements and cases ----------------------------------------------------------
+    @staticmethod
+    def _through(first: Token, last: dict[str, int]) -> dict[str, int]:
+        """From the start of ``first`` to the end of the span ``last``."""
+        return {
+            "line": first.line or 1,
+            "column": first.column or 1,
+            "end_line": last["end_line"],
+            "end_column": last["end_column"],
+        }
+
+    def expect_stmt(self, children: builtins.list[Any]) -> _Statement:
+        calls = children[1::2]
+        return _Statement("expect", calls, self._through(children[0], calls[-1]["span"]))
+
+    def forbid_stmt(self, children: builtins.list[Any]) -> _Statement:
+        first, call = children
+        return _Statement("forbid", call, self._through(first, call["span"]))
+
+    def question_stmt(self, children: builtins.list[Token]) -> _Statement:
+        first, text = children
+        return _Statement("question", _string(text), _span(first, text))
+
+    @staticmethod
+    def _threshold(kind: str, children: builtins.list[Token]) -> _Statement:
+        first, number = children[0], children[-1]
+        span = _span(first, number)
+        return _Statement("require", {"kind": kind, "threshold": _number(number), "span": span}, span)
+
+    def require_accuracy(self, children: builtins.list[Token]) -> _Statement:
+        return self._threshold("accuracy", children)
+
+    def require_pass_rate(self, children: builtins.list[Token]) -> _Statement:
+        return self._threshold("pass_rate", children)
+
+    @staticmethod
+    def _flag(kind: str, children: builtins.list[Token]) -> _Statement:
+        span = _span(children[0], children[-1])
+        return _Statement("require", {"kind": kind, "span": span}, span)
+
+    def require_no_unexpected_calls(self, children: builtins.list[Token]) -> _Statement:
+        return self._flag("no_unexpected_calls", children)
+
+    def require_no_tool_calls(self, children: builtins.list[Token]) -> _Statement:
+        return self._flag("no_tool_calls", children)
+
+    def require_order(self, children: builtins.list[Token]) -> _Statement:
+        return self._flag("order", children)
+
+    def case(self, children: builtins.list[Any]) -> dict[str, Any]:
+        case = _new_case(_name(children[1]), _span(children[0], children[-1]))
+        for child in children[3:-1]:
+            if type(child) is _Statement:
+                _add(case, child)
+        return case
+
+    def start(self, children: builtins.list[Any]) -> builtins.list[Any]:
+        return children
+
+
+def assemble(items: list[Any], implicit_name: str) -> dict[str, Any]:
+    """The document of the top-level items: cases, and loose statements of the implicit case."""
+    implicit: dict[str, Any] | None = None
+    cases: list[dict[str, Any]] = []
+    for item in items:
+        if type(item) is dict:
+            cases.append(item)
+        elif type(item) is _Statement:
+            if implicit is None:
+                implicit = _new_case(implicit_name, dict(item.span), implicit=True)
+            _add(implicit, item)
+            implicit["span"] = {
+                "line": implicit["span"]["line"],
+                "column": implicit["span"]["column"],
+                "end_line": item.span["end_line"],
+                "end_column": item.span["end_column"],
+            }
+    if implicit is not None:
+        cases.insert(0, implicit)
+    for case in cases:
+        for key in ("expect", "forbid", "chains", "require"):
+            if not case[key]:
+                del case[key]
+    return {"version": DOCUMENT_VERSION, "cases": cases}
