@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["GROUPS", "CaseChange", "Comparison", "Figures", "compare", "figures"]
+__all__ = ["GROUPS", "CaseChange", "Comparison", "Figures", "case_key", "compare", "figures"]
 
 _EPSILON = 1e-9
 _RANK = {"pass": 0, "fail": 1, "error": 2}
@@ -197,11 +197,15 @@ def _added(before: frozenset[str], after: frozenset[str]) -> tuple[str, ...]:
     return tuple(sorted(after - before))
 
 
+def case_key(file: Any, case: Any) -> tuple[str | None, str]:
+    """What pairs a case of one report with a case of another: its spec file, compared as a
+    path (``./a.expect`` is ``a.expect``), and its name."""
+    name = posixpath.normpath(file.replace("\\", "/")) if isinstance(file, str) else None
+    return (name, str(case))
+
+
 def _key(entry: Mapping[str, Any]) -> tuple[str | None, str]:
-    file = entry.get("file")
-    if isinstance(file, str):
-        file = posixpath.normpath(file.replace("\\", "/"))
-    return (file, str(entry.get("case")))
+    return case_key(entry.get("file"), entry.get("case"))
 
 
 def _failures(entry: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:

@@ -25,12 +25,12 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolexpect.report.compare import Comparison, Figures, case_key
+
 if TYPE_CHECKING:
     import jinja2
 
-    from toolexpect.report.compare import Comparison, Figures
-
-__all__ = ["MAX_FAILURES", "MAX_TEXT", "RUNS_PER_CASE", "page_data", "render_html"]
+__all__ = ["MAX_FAILURES", "MAX_TEXT", "RUNS_PER_CASE", "page_data", "render_html", "script_json"]
 
 RUNS_PER_CASE = 5
 """Failing runs of one case whose failures are embedded (as the text report shows)."""
@@ -164,13 +164,6 @@ def _change(figures: Figures | None) -> dict[str, Any] | None:
     return {"status": figures.status, "score": figures.score, "pass_rate": figures.pass_rate}
 
 
-def _key(file: Any, case: Any) -> tuple[str | None, str]:
-    import posixpath
-
-    name = posixpath.normpath(file.replace("\\", "/")) if isinstance(file, str) else None
-    return (name, str(case))
-
-
 def page_data(
     document: Mapping[str, Any],
     *,
@@ -180,9 +173,7 @@ def page_data(
     """The data the page's script draws: cases, capped failures, spec lines, the comparison."""
     budget = _Budget(MAX_FAILURES)
     lines: dict[str, set[int]] = {}
-    changes = {}
-    if comparison is not None:
-        changes = {_key(c.file, c.case): c for c in comparison.cases}
+    changes = {case_key(c.file, c.case): c for c in comparison.cases} if comparison else {}
     cases = []
     for case in document.get("cases") or ():
         runs = case.get("runs")
@@ -208,7 +199,7 @@ def page_data(
             "runs_cut": left_out,
             "cut": has_failures and not groups,
         }
-        change = changes.get(_key(case.get("file"), case.get("case")))
+        change = changes.get(case_key(case.get("file"), case.get("case")))
         if change is not None:
             entry["change"] = change.group
             entry["before"] = _change(change.old)
@@ -281,8 +272,6 @@ def render_html(
     title: str = "toolexpect report",
 ) -> str:
     """The HTML page of a JSON report document (with the comparison, when given)."""
-    from markupsafe import Markup
-
     data = page_data(document, sources=sources, comparison=comparison)
     script = _asset("report.js")
     summary = data["summary"]
@@ -294,8 +283,8 @@ def render_html(
         mean_score=sum(scores) / len(scores) if scores else None,
         comparison=data["comparison"],
         files=sorted({c["file"] for c in data["cases"] if c["file"]}),
-        data_json=Markup(script_json(data)),
-        style=Markup(_asset("report.css")),
-        script=Markup(script),
+        data_json=script_json(data),
+        style=_asset("report.css"),
+        script=script,
         script_hash=_digest(script),
     )
