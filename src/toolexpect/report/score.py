@@ -309,8 +309,8 @@ def _json_chunks(report: ScoreReport) -> Iterator[str]:
     """The ``json`` report's text in pieces (the same text as ``_json_text(to_json(...))``).
 
     A large report is written a case per line, piece by piece (so the whole text need
-    not be held, or copied, at once), and a run without failures whose figures are the
-    very objects of an earlier run (scoring shares them per case) reuses that run's text.
+    not be held, or copied, at once), and a run without failures with the same figures
+    as an earlier one reuses that run's text.
     """
     if sum(_listed_runs(o) for o in report.cases) <= _INDENTED_RUNS:
         yield _json_text(to_json(report))
@@ -329,8 +329,8 @@ def _json_chunks(report: ScoreReport) -> Iterator[str]:
             if run.failures:
                 rendered.append(_run_text(run))
                 continue
-            # Identity of the float objects: equal objects give equal text.
-            shared = (run.status, id(run.score), run.matched, run.expected, id(run.precision), id(run.f1))
+            # Equal figures give equal text (they are never negative, so never -0.0).
+            shared = (run.status, run.score, run.matched, run.expected, run.precision, run.f1)
             text = texts.get(shared)
             if text is None:
                 text = texts[shared] = dumps(_run_json(run), ensure_ascii=False)
