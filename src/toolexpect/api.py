@@ -80,7 +80,7 @@ def as_call(value: CallLike) -> ToolCall:
     name = value.get("name")
     if not isinstance(name, str) or not name:
         raise ValueError(f"a tool call needs a non-empty string 'name'; got {value!r}")
-    raw = value.get("arguments", value.get("args", {}))
+    raw = value["arguments"] if "arguments" in value else value.get("args", {})
     if raw is None:
         raw = {}
     if isinstance(raw, str):
@@ -94,7 +94,7 @@ def as_call(value: CallLike) -> ToolCall:
     if type(raw) is not dict and not isinstance(raw, Mapping):
         raise ValueError(f"the arguments of tool call {name!r} must be a dict; got {type(raw).__name__}")
     arguments = to_json(raw) if type(raw) is dict else {str(k): to_json(v) for k, v in raw.items()}
-    return ToolCall(name, arguments, id=_id(value))  # type: ignore[arg-type]
+    return ToolCall(name, arguments, _id(value))  # type: ignore[arg-type]
 
 
 def _id(value: Mapping[str, Any]) -> str | None:

@@ -199,10 +199,14 @@ def to_json(value: Any) -> Json:
     kind = type(value)
     if kind in _SCALARS:
         return value  # type: ignore[no-any-return]
+    # Plain dicts and lists are copied without a call per scalar inside them.
+    scalars = _SCALARS
     if kind is dict:
-        return {k if type(k) is str else str(k): to_json(v) for k, v in value.items()}
+        return {
+            k if type(k) is str else str(k): v if type(v) in scalars else to_json(v) for k, v in value.items()
+        }
     if kind is list:
-        return [to_json(v) for v in value]
+        return [v if type(v) in scalars else to_json(v) for v in value]
     if value is None or isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, enum.Enum):

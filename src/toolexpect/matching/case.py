@@ -18,7 +18,7 @@ from typing import Any
 from toolexpect.calls import ToolCall
 from toolexpect.matching.explain import Break, Findings, explain
 from toolexpect.matching.matchers import CompiledExpectation, arguments_of
-from toolexpect.matching.pairing import Pairing, pair, plan
+from toolexpect.matching.pairing import Pairing, Plan
 from toolexpect.matching.results import Failure, LaterFailures, MatchResult, RunResult, figures
 from toolexpect.matching.values import exact_fraction
 from toolexpect.model import Case, Expectation
@@ -29,15 +29,14 @@ __all__ = ["CompiledCase", "compile_case", "evaluate", "tool_call_accuracy"]
 class CompiledCase:
     """A case made ready to score many runs: build once with :func:`compile_case`, reuse."""
 
-    __slots__ = ("_chains", "_expectations", "_forbids", "_min_matched", "_plans", "_tools", "case", "error")
+    __slots__ = ("_chains", "_expectations", "_forbids", "_min_matched", "_plan", "case", "error")
 
     def __init__(self, case: Case) -> None:
         """Compile ``case``: its matchers, its pairing plan and its requirements."""
         self.case = case
         self._expectations = tuple(CompiledExpectation.of(i, e) for i, e in enumerate(case.expectations))
         self._forbids = tuple(CompiledExpectation.of(i, f) for i, f in enumerate(case.forbids))
-        self._plans = plan(self._expectations)
-        self._tools = frozenset(self._plans) | {f.tool for f in case.forbids}
+        self._plan = Plan.of(self._expectations, (f.tool for f in case.forbids))
         chains: list[tuple[int | None, tuple[int, ...]]] = list(enumerate(case.chains))
         if case.ordered and len(case.expectations) > 1:
             chains.append((None, tuple(range(len(case.expectations)))))
@@ -59,7 +58,7 @@ class CompiledCase:
 
     def pair(self, calls: Sequence[ToolCall]) -> Pairing:
         """The maximum pairing of this case's expectations with ``calls``."""
-        return pair(self._plans, self._tools, calls, len(self._expectations))
+        return self._plan.pair(calls)
 
     def match(self, calls: Sequence[ToolCall]) -> MatchResult:
         """The accuracy of one run, requirements aside; ``ValueError`` without expectations."""
@@ -111,18 +110,19 @@ class CompiledCase:
         assigned, matched, by_tool = pairing
         total = len(calls)
         expected = len(assigned)
-        findings = Findings(
-            called=case.no_tool_calls and total > 0,
-            threshold_ok=matched >= self._min_matched,
-            forbidden=self._forbidden(calls, by_tool),
-            unexpected=case.no_unexpected_calls and matched < total,
-            breaks=self._breaks(calls, by_tool),
-        )
         score, precision, f1 = figures(matched, expected, total)
-        pairs = tuple((e, c) for e, c in enumerate(assigned) if c >= 0)
-        broken = findings.called or findings.forbidden or findings.unexpected or findings.breaks
-        if findings.threshold_ok and not broken:
+        if matched == expected:
+            pairs = tuple(enumerate(assigned))
+        else:
+            pairs = tuple([(e, c) for e, c in enumerate(assigned) if c >= 0])
+        called = case.no_tool_calls and total > 0
+        threshold_ok = matched >= self._min_matched
+        forbidden = self._forbidden(calls, by_tool) if self._forbids else []
+        unexpected = case.no_unexpected_calls and matched < total
+        breaks = self._breaks(calls, by_tool) if self._chains else []
+        if threshold_ok and not (called or forbidden or unexpected or breaks):
             return RunResult(case.name, "pass", score, matched, expected, total, precision, f1, pairs)
+        findings = Findings(called, threshold_ok, forbidden, unexpected, breaks)
         why = functools.partial(explain, case, self._expectations, self._forbids, calls, pairing, findings)
         failures = LaterFailures(why) if explain_later else why()
         return RunResult(case.name, "fail", score, matched, expected, total, precision, f1, pairs, failures)

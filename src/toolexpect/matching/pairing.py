@@ -1,7 +1,7 @@
-"""Pair expected calls with recorded calls: one maximum bipartite matching per tool.
+"""Pair expected calls with recorded calls: one maximum bipartite matching per run.
 
-docs/language.md asks for a maximum matching, not first-match-wins. :func:`plan` prepares
-a case once; :func:`pair` pairs one run:
+docs/language.md asks for a maximum matching, not first-match-wins. :meth:`Plan.of`
+prepares a case's expectations once; :meth:`Plan.pair` pairs one run:
 
 1. Calls are bucketed by tool name; each tool's expectations only ever see its bucket.
 2. Identical expectations of a tool form one *group* with a capacity (how many they are).
@@ -11,9 +11,9 @@ a case once; :func:`pair` pairs one run:
 4. :func:`max_matching` pairs groups with candidates: a greedy start (groups in written
    order, each taking its earliest free candidates), then Hopcroft-Karp phases of
    augmenting paths until the matching is maximum.
-5. Argument-less expectations take the calls left free, in order. That keeps the matching
-   maximum (m constrained pairs plus min(u, free calls) is largest when m is) and gives each
-   call to a specific expectation before one that would take any call of the tool.
+5. Argument-less expectations take their tool's calls left free, in order. That keeps the
+   matching maximum (m constrained pairs plus min(u, free calls) is largest when m is) and
+   gives each call to a specific expectation before one that would take any call of the tool.
 
 Each group's members take its calls in call order. The pairing is deterministic: the same
 run always gives the same pairs.
@@ -26,24 +26,15 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from toolexpect.calls import ToolCall
-from toolexpect.matching.matchers import (
-    MISSING,
-    Check,
-    CompiledExpectation,
-    all_of,
-    arguments_of,
-    indexable,
-    signature,
-)
+from toolexpect.matching.matchers import MISSING, Check, CompiledExpectation, all_of, indexable, signature
 from toolexpect.matching.values import value_key
 
-__all__ = ["Group", "Pairing", "ToolPlan", "max_matching", "pair", "plan"]
+__all__ = ["Group", "Pairing", "Plan", "ToolPlan", "max_matching"]
 
 INDEX_THRESHOLD = 64
 """Above this many (groups x calls) tests in a bucket, candidates come from the index."""
 
-_UNREACHED = -1
-_DEAD = -2
+_EMPTY: Mapping[str, Any] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +55,10 @@ class Group:
 
 @dataclass(frozen=True, slots=True)
 class ToolPlan:
-    """The expectations of one tool: groups of constrained ones, and argument-less ones."""
+    """The expectations of one tool: its groups (numbered from ``first`` in the case's plan)
+    and its argument-less expectations."""
 
+    first: int
     groups: tuple[Group, ...]
     universal: tuple[int, ...]
 
@@ -100,84 +93,112 @@ def _group(compiled: CompiledExpectation, members: tuple[int, ...]) -> Group:
     )
 
 
-def plan(expectations: Sequence[CompiledExpectation]) -> dict[str, ToolPlan]:
-    """The pairing plan of a case's expectations, by tool (in order of first appearance)."""
-    members: dict[str, dict[Hashable, list[int]]] = {}
-    first: dict[tuple[str, Hashable], CompiledExpectation] = {}
-    universal: dict[str, list[int]] = {}
-    for compiled in expectations:
-        expectation = compiled.expectation
-        tool = expectation.tool
-        groups = members.setdefault(tool, {})
-        universal.setdefault(tool, [])
-        if not expectation.args:
-            universal[tool].append(compiled.index)
-            continue
-        key = tuple(signature(m) for m in expectation.args)
-        first.setdefault((tool, key), compiled)
-        groups.setdefault(key, []).append(compiled.index)
-    return {
-        tool: ToolPlan(
-            groups=tuple(_group(first[tool, key], tuple(found)) for key, found in groups.items()),
-            universal=tuple(universal[tool]),
-        )
-        for tool, groups in members.items()
-    }
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A case's expectations made ready to pair: tools, groups and argument-less ones.
 
-
-def pair(
-    plans: Mapping[str, ToolPlan], relevant: frozenset[str], calls: Sequence[ToolCall], size: int
-) -> Pairing:
-    """Pair the ``size`` expectations planned in ``plans`` with ``calls``.
-
-    ``relevant`` are the tool names whose call positions the result lists (a superset of the
-    planned tools: the case's forbidden tools are listed too).
+    ``groups`` are numbered across tools (each tool's groups together, in written order);
+    ``checks``, ``members`` and ``capacity`` hold each group's test, expectations and size.
+    ``listed`` are the tools whose call positions a :class:`Pairing` lists.
     """
-    by_tool: dict[str, list[int]] = {}
-    for position, call in enumerate(calls):
-        name = call.name
-        if name in relevant:
-            bucket = by_tool.get(name)
-            if bucket is None:
-                by_tool[name] = [position]
+
+    tools: Mapping[str, ToolPlan]
+    groups: tuple[Group, ...]
+    checks: tuple[Check, ...]
+    members: tuple[tuple[int, ...], ...]
+    capacity: tuple[int, ...]
+    universal: tuple[tuple[str, tuple[int, ...]], ...]
+    listed: frozenset[str]
+    size: int
+
+    @classmethod
+    def of(cls, expectations: Sequence[CompiledExpectation], listed: Iterable[str] = ()) -> Plan:
+        """The plan of a case's expectations; ``listed`` adds tools to list (forbidden ones)."""
+        members: dict[str, dict[Hashable, list[int]]] = {}
+        first: dict[tuple[str, Hashable], CompiledExpectation] = {}
+        universal: dict[str, list[int]] = {}
+        for compiled in expectations:
+            expectation = compiled.expectation
+            tool = expectation.tool
+            found = members.setdefault(tool, {})
+            universal.setdefault(tool, [])
+            if not expectation.args:
+                universal[tool].append(compiled.index)
+                continue
+            key = tuple(signature(m) for m in expectation.args)
+            first.setdefault((tool, key), compiled)
+            found.setdefault(key, []).append(compiled.index)
+        tools: dict[str, ToolPlan] = {}
+        groups: list[Group] = []
+        for tool, found in members.items():
+            mine = tuple(_group(first[tool, key], tuple(indices)) for key, indices in found.items())
+            tools[tool] = ToolPlan(len(groups), mine, tuple(universal[tool]))
+            groups.extend(mine)
+        return cls(
+            tools=tools,
+            groups=tuple(groups),
+            checks=tuple(g.check for g in groups),
+            members=tuple(g.members for g in groups),
+            capacity=tuple(len(g.members) for g in groups),
+            universal=tuple((tool, tuple(u)) for tool, u in universal.items() if u),
+            listed=frozenset(tools) | frozenset(listed),
+            size=len(expectations),
+        )
+
+    def pair(self, calls: Sequence[ToolCall]) -> Pairing:
+        """The maximum pairing of the planned expectations with ``calls`` (steps 1 to 5 above)."""
+        listed = self.listed
+        by_tool: dict[str, list[int]] = {}
+        for position, call in enumerate(calls):
+            name = call.name
+            if name in listed:
+                bucket = by_tool.get(name)
+                if bucket is None:
+                    by_tool[name] = [position]
+                else:
+                    bucket.append(position)
+        groups = self.groups
+        adjacency: list[Sequence[int]] = [()] * len(groups)
+        tools = self.tools
+        checks = self.checks
+        for tool, positions in by_tool.items():
+            tool_plan = tools.get(tool)
+            if tool_plan is None or not tool_plan.groups:
+                continue
+            first = tool_plan.first
+            count = len(tool_plan.groups)
+            if count * len(positions) <= INDEX_THRESHOLD:
+                for number in range(first, first + count):
+                    check = checks[number]
+                    found: list[int] = []
+                    for position in positions:
+                        call = calls[position]
+                        # The arguments matchers see: none where they were not valid JSON.
+                        if check(call.arguments if call.valid_json else _EMPTY):
+                            found.append(position)
+                    adjacency[number] = found
             else:
-                bucket.append(position)
-    assigned = [-1] * size
-    matched = 0
-    for tool, tool_plan in plans.items():
-        positions = by_tool.get(tool)
-        if positions:
-            arguments = [arguments_of(calls[p]) for p in positions]
-            for member, local in _match_tool(tool_plan, arguments):
-                assigned[member] = positions[local]
-                matched += 1
-    return Pairing(assigned, matched, by_tool)
-
-
-def _match_tool(tool_plan: ToolPlan, arguments: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
-    """(expectation, local call position) pairs of one tool's bucket (steps 2 to 5 above)."""
-    groups = tool_plan.groups
-    size = len(arguments)
-    pairs: list[tuple[int, int]] = []
-    owner: Sequence[int]
-    if groups:
-        if len(groups) * size <= INDEX_THRESHOLD:
-            adjacency = [[j for j, args in enumerate(arguments) if group.check(args)] for group in groups]
-        else:
-            adjacency = _indexed(groups, arguments)
-        owner = max_matching(adjacency, [len(group.members) for group in groups], size)
+                arguments = [calls[p].arguments if calls[p].valid_json else _EMPTY for p in positions]
+                for number, local in enumerate(_indexed(tool_plan.groups, arguments), first):
+                    adjacency[number] = [positions[j] for j in local]
+        owner = max_matching(adjacency, self.capacity, len(calls))
+        assigned = [-1] * self.size
+        matched = 0
+        members = self.members
         taken = [0] * len(groups)
-        for local, number in enumerate(owner):
+        for position, number in enumerate(owner):
             if number >= 0:
-                pairs.append((groups[number].members[taken[number]], local))
+                assigned[members[number][taken[number]]] = position
                 taken[number] += 1
-    else:
-        owner = [-1] * size
-    universal = tool_plan.universal
-    if universal:
-        free = (local for local, number in enumerate(owner) if number < 0)
-        pairs.extend(zip(universal, free, strict=False))
-    return pairs
+                matched += 1
+        for tool, universal in self.universal:
+            called = by_tool.get(tool)
+            if called:
+                free = (p for p in called if owner[p] < 0)
+                for member, position in zip(universal, free, strict=False):
+                    assigned[member] = position
+                    matched += 1
+        return Pairing(assigned, matched, by_tool)
 
 
 def _indexed(groups: Sequence[Group], arguments: Sequence[Mapping[str, Any]]) -> list[list[int]]:
@@ -228,6 +249,10 @@ def _index(width: int, columns: Sequence[Sequence[Hashable]]) -> dict[Any, list[
         else:
             bucket.append(position)
     return table
+
+
+_UNREACHED = -1
+_DEAD = -2
 
 
 def max_matching(adjacency: Sequence[Sequence[int]], capacity: Sequence[int], size: int) -> list[int]:
