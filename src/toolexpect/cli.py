@@ -398,9 +398,15 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         readers = [open_log(path, args.log_format) for path in args.log]
         samples: Iterator[RecordedSample] = chain.from_iterable(readers)
         findings: list[object] = []
-        if catalogue is not None:
-            samples = _checked(samples, catalogue, findings)
-        report = _without_gc(lambda: score(specs, samples))
+        if catalogue is None and len(readers) == 1 and args.jobs > 1:
+            from toolexpect.jobs import score_log
+
+            report, log_diagnostics = _without_gc(lambda: score_log(specs, readers[0], args.jobs))
+        else:
+            if catalogue is not None:
+                samples = _checked(samples, catalogue, findings)
+            report = _without_gc(lambda: score(specs, samples))
+            log_diagnostics = [d for r in readers for d in r.diagnostics]
     except LogError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
@@ -408,7 +414,6 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         from dataclasses import replace
 
         report = replace(report, call_findings=tuple(findings))  # type: ignore[arg-type]
-    log_diagnostics = [d for r in readers for d in r.diagnostics]
     _report_log_diagnostics(log_diagnostics, err)
     if log_diagnostics:
         from dataclasses import replace as replace_report

@@ -196,6 +196,11 @@ class RunResult:
         """True when the run passes."""
         return self.status == "pass"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the constructor call that makes this run (failures as a tuple)."""
+        fields = (self.case, self.status, self.score, self.matched, self.expected, self.calls)
+        return (RunResult, (*fields, self.precision, self.f1, self.pairs, tuple(self.failures)))
+
     @property
     def unmatched(self) -> tuple[int, ...]:
         """The indices of the expectations left without a call."""
