@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 import re2
@@ -23,12 +24,16 @@ from toolexpect.matching.values import compile_pattern, number_value, pattern_ke
 from toolexpect.model import ArgMatcher, Expectation, Op
 
 __all__ = [
+    "MISSING",
+    "NO_ARGUMENTS",
     "Check",
     "CompiledExpectation",
+    "all_of",
     "arg_matches",
     "arguments_of",
     "compile_arg",
     "expectation_matches",
+    "indexable",
     "signature",
 ]
 
@@ -38,12 +43,13 @@ Check = Callable[[Mapping[str, Any]], bool]
 MISSING: Any = object()
 """Stands for an argument a call does not have."""
 
-_EMPTY: Mapping[str, Any] = {}
+NO_ARGUMENTS: Mapping[str, Any] = MappingProxyType({})
+"""What matchers see of a call whose arguments were not valid JSON: no arguments at all."""
 
 
 def arguments_of(call: ToolCall) -> Mapping[str, Any]:
     """The arguments matchers see: none at all when the call's were not valid JSON."""
-    return call.arguments if call.valid_json else _EMPTY
+    return call.arguments if call.valid_json else NO_ARGUMENTS
 
 
 @functools.lru_cache(maxsize=4096)

@@ -26,16 +26,21 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from toolexpect.calls import ToolCall
-from toolexpect.matching.matchers import MISSING, Check, CompiledExpectation, all_of, indexable, signature
+from toolexpect.matching.matchers import (
+    MISSING,
+    NO_ARGUMENTS,
+    Check,
+    CompiledExpectation,
+    all_of,
+    indexable,
+    signature,
+)
 from toolexpect.matching.values import value_key
 
 __all__ = ["Group", "Pairing", "Plan", "ToolPlan", "max_matching"]
 
 INDEX_THRESHOLD = 64
 """Above this many (groups x calls) tests in a bucket, candidates come from the index."""
-
-_EMPTY: Mapping[str, Any] = {}
-
 
 @dataclass(frozen=True, slots=True)
 class Group:
@@ -174,11 +179,11 @@ class Plan:
                     for position in positions:
                         call = calls[position]
                         # The arguments matchers see: none where they were not valid JSON.
-                        if check(call.arguments if call.valid_json else _EMPTY):
+                        if check(call.arguments if call.valid_json else NO_ARGUMENTS):
                             found.append(position)
                     adjacency[number] = found
             else:
-                arguments = [calls[p].arguments if calls[p].valid_json else _EMPTY for p in positions]
+                arguments = [calls[p].arguments if calls[p].valid_json else NO_ARGUMENTS for p in positions]
                 for number, local in enumerate(_indexed(tool_plan.groups, arguments), first):
                     adjacency[number] = [positions[j] for j in local]
         owner = max_matching(adjacency, self.capacity, len(calls))
