@@ -14,8 +14,10 @@ read and scored in this process, as with ``-j 1``.
 from __future__ import annotations
 
 import concurrent.futures
+import itertools
 import os
 from collections.abc import Iterator, Sequence
+from typing import BinaryIO
 
 from toolexpect.diagnostics import Diagnostic
 from toolexpect.logs import LogError, LogReader, canonical
@@ -30,39 +32,48 @@ Stretch = tuple[int, int, int]
 """A stretch of a log: its first byte, the byte after its last, and the number of its first line."""
 
 
-_SAMPLE_KEYS = frozenset({"tool_calls", "calls", "samples"})
-
-
 class _Loose(Exception):
     """A stretch holds a loose call, which only a reading of the whole log can place."""
 
 
 def stretches(path: str, jobs: int) -> list[Stretch]:
-    """``path`` cut at line boundaries into at most ``jobs`` stretches of about equal size."""
+    """``path`` cut at line starts into at most ``jobs`` stretches of about equal size."""
     size = os.path.getsize(path)
     cuts = [0]
-    line = 1
-    lines = [1]
     with open(path, "rb") as handle:
         for number in range(1, jobs):
             target = size * number // jobs
             if target <= cuts[-1]:
                 continue
-            line += handle.read(target - handle.tell()).count(b"\n")
-            rest = handle.readline()
-            if not rest:
+            handle.seek(target)
+            handle.readline()  # to the start of the next line
+            if handle.tell() >= size:
                 break
-            line += rest.endswith(b"\n")
             cuts.append(handle.tell())
-            lines.append(line)
+        lines = [1]
+        for before, cut in itertools.pairwise(cuts):
+            lines.append(lines[-1] + _newlines(handle, before, cut))
     cuts.append(size)
-    return [(cuts[n], cuts[n + 1], lines[n]) for n in range(len(lines)) if cuts[n] < cuts[n + 1]]
+    return [(cuts[n], cuts[n + 1], lines[n]) for n in range(len(cuts) - 1)]
+
+
+def _newlines(handle: BinaryIO, start: int, stop: int) -> int:
+    """How many line ends the bytes ``start`` to ``stop`` of ``handle`` hold (read in chunks)."""
+    handle.seek(start)
+    count = 0
+    left = stop - start
+    while left > 0:
+        chunk = handle.read(min(left, 1 << 20))
+        if not chunk:
+            break
+        count += chunk.count(b"\n")
+        left -= len(chunk)
+    return count
 
 
 def _no_loose_calls(records: Iterator[Record]) -> Iterator[Record]:
     for record in records:
-        value = record[1]
-        if type(value) is dict and "name" in value and not (_SAMPLE_KEYS & value.keys()):
+        if canonical.loose_call(record[1]):
             raise _Loose
         yield record
 

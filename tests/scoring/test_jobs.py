@@ -100,6 +100,7 @@ def test_stretches_cut_at_line_starts_and_count_lines(tmp_path: Path) -> None:
     [
         "not json",
         '{"name": "g", "arguments": {}}',
+        '{"name": "g", "arguments": {}, "samples": "not a list"}',
         '{"id": "a", "tool_calls": [{"name": "g", "arguments": "{bad"}]}',
         '{"id": "a", "tool_calls": "nope"}',
         '[{"name": "f", "arguments": {"x": 1}}]',

@@ -13,7 +13,7 @@ from typing import Any
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.logs._base import Context, Record, dedupe
 
-__all__ = ["NAME", "read", "sniff"]
+__all__ = ["NAME", "loose_call", "read", "sniff"]
 
 NAME = "canonical"
 
@@ -85,12 +85,27 @@ def _sample(value: dict[str, Any], ctx: Context, line: int | None) -> RecordedSa
     return RecordedSample(sid, _calls(calls, ctx, line), ctx.path, line)
 
 
+def loose_call(value: Any) -> bool:
+    """A record that is a call on its own (one call per line): such calls form one sample,
+    given at the end of the log."""
+    return (
+        type(value) is dict
+        and "name" in value
+        and "tool_calls" not in value
+        and "calls" not in value
+        and not ("samples" in value and type(value["samples"]) is list)
+    )
+
+
 def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
     """Samples in file order; loose calls (one per line) form one sample at the end."""
     loose: list[ToolCall | None] = []
     loose_line: int | None = None
     for line, value in records:
-        if type(value) is dict:
+        if loose_call(value):
+            loose_line = loose_line or line
+            loose.append(_call(value, ctx, line))
+        elif type(value) is dict:
             if "tool_calls" in value or "calls" in value:
                 yield _sample(value, ctx, line)
             elif "samples" in value and type(value["samples"]) is list:
@@ -99,9 +114,6 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
                         yield _sample(item, ctx, line)
                     else:
                         ctx.report("R404", "a sample that is not an object was skipped", line)
-            elif "name" in value:
-                loose_line = loose_line or line
-                loose.append(_call(value, ctx, line))
             else:
                 ctx.report("R404", "a record that is neither a sample nor a call was skipped", line)
         elif type(value) is list:
