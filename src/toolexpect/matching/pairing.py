@@ -3,11 +3,14 @@
 docs/language.md asks for a maximum matching, not first-match-wins. :meth:`Plan.of`
 prepares a case's expectations once; :meth:`Plan.pair` pairs one run:
 
-1. Calls are bucketed by tool name; each tool's expectations only ever see its bucket.
-2. Identical expectations of a tool form one *group* with a capacity (how many they are).
-3. Each group's *candidates* are the bucket's calls its test accepts, in call order. For
-   a large bucket the candidates of equality matchers come from an index of the calls'
-   value keys (the same candidates, found without testing every call against every group).
+1. Identical expectations of a tool form one *group* with a capacity (how many they are);
+   argument-less expectations are set aside. Groups are numbered across the case's tools.
+2. The run's calls are bucketed by tool name; a tool's groups only ever see its bucket.
+3. Each group's *candidates* are the calls of its bucket that satisfy it, in call order.
+   They are found through an equality index made once per case: each call's values of the
+   arguments that groups compare to a scalar (``x="Berlin"``, ``n=5``) are looked up, as
+   value keys, in a table of the groups that want those values; only the groups found there
+   test their other matchers. Groups without such a matcher test every call of the bucket.
 4. :func:`max_matching` pairs groups with candidates: a greedy start (groups in written
    order, each taking its earliest free candidates), then Hopcroft-Karp phases of
    augmenting paths until the matching is maximum.
@@ -39,32 +42,35 @@ from toolexpect.matching.values import value_key
 
 __all__ = ["Group", "Pairing", "Plan", "ToolPlan", "max_matching"]
 
-INDEX_THRESHOLD = 64
-"""Above this many (groups x calls) tests in a bucket, candidates come from the index."""
+_SCALARS = (str, int, float, bool, type(None))
+
+Hits = tuple[tuple[int, Check | None], ...]
+"""Groups found under one key: (group number, the test of its other matchers or ``None``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Group:
-    """Identical expectations of one tool: their indices, one test, and their index key.
+    """Identical expectations of one tool: their indices, their test, and their index entry.
 
-    ``index_names`` are the names of the equality arguments (sorted), ``index_key`` the
-    value keys the candidates must have for them (one key, or a tuple for several), and
-    ``residual`` the test of the other matchers (``None`` when there are none).
+    ``key_names`` are the (sorted) names of the arguments the group compares to a scalar,
+    ``key`` the value keys it wants for them (one key, or a tuple for several), and
+    ``residual`` the test of its other matchers (``None`` when there are none).
     """
 
     members: tuple[int, ...]
     check: Check
-    index_names: tuple[str, ...]
-    index_key: Hashable
+    key_names: tuple[str, ...]
+    key: Hashable
     residual: Check | None
 
 
 @dataclass(frozen=True, slots=True)
 class ToolPlan:
-    """The expectations of one tool: its groups (numbered from ``first`` in the case's plan)
-    and its argument-less expectations."""
+    """The expectations of one tool: its groups' index (a table of groups per set of key
+    names), the groups without a key, and the argument-less expectations."""
 
-    first: int
-    groups: tuple[Group, ...]
+    keyed: tuple[tuple[tuple[str, ...], Mapping[Hashable, Hits]], ...]
+    unkeyed: tuple[tuple[int, Check], ...]
     universal: tuple[int, ...]
 
 
@@ -77,12 +83,17 @@ class Pairing(NamedTuple):
     by_tool: dict[str, list[int]]
 
 
+def _keyable(value: Any) -> bool:
+    """An expected value a table key can stand for: a scalar of a JSON type, not NaN."""
+    return type(value) in _SCALARS and value == value
+
+
 def _group(compiled: CompiledExpectation, members: tuple[int, ...]) -> Group:
     names: list[str] = []
     keys: list[Hashable] = []
     residual: list[Check] = []
     for matcher, check in zip(compiled.expectation.args, compiled.arg_checks, strict=True):
-        if indexable(matcher):
+        if indexable(matcher) and _keyable(matcher.value):
             names.append(matcher.name)
             keys.append(value_key(matcher.value))
         else:
@@ -92,24 +103,53 @@ def _group(compiled: CompiledExpectation, members: tuple[int, ...]) -> Group:
     return Group(
         members=members,
         check=compiled.check,
-        index_names=tuple(names[i] for i in order),
-        index_key=key,
+        key_names=tuple(names[i] for i in order),
+        key=key,
         residual=all_of(residual) if residual else None,
     )
 
 
+def _tool_plan(groups: Sequence[Group], first: int, universal: tuple[int, ...]) -> ToolPlan:
+    tables: dict[tuple[str, ...], dict[Hashable, list[tuple[int, Check | None]]]] = {}
+    unkeyed: list[tuple[int, Check]] = []
+    for number, group in enumerate(groups, first):
+        if group.key_names:
+            table = tables.setdefault(group.key_names, {})
+            table.setdefault(group.key, []).append((number, group.residual))
+        else:
+            unkeyed.append((number, group.check))
+    keyed = tuple((names, {k: tuple(found) for k, found in table.items()}) for names, table in tables.items())
+    return ToolPlan(keyed, tuple(unkeyed), universal)
+
+
+def _call_key(arguments: Mapping[str, Any], names: tuple[str, ...]) -> Any:
+    """The key of a call's values of ``names``, as the tables hold keys; ``MISSING`` when a
+    name is missing or its value is not a scalar (no table holds such a key)."""
+    parts = []
+    for name in names:
+        value = arguments.get(name, MISSING)
+        kind = type(value)
+        if kind is int or isinstance(value, str):
+            parts.append(value)  # its own value key
+        elif kind is float or kind is bool or value is None:
+            parts.append(value_key(value))
+        else:
+            return MISSING
+    return parts[0] if len(parts) == 1 else tuple(parts)
+
+
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """A case's expectations made ready to pair: tools, groups and argument-less ones.
+    """A case's expectations made ready to pair.
 
     ``groups`` are numbered across tools (each tool's groups together, in written order);
-    ``checks``, ``members`` and ``capacity`` hold each group's test, expectations and size.
-    ``listed`` are the tools whose call positions a :class:`Pairing` lists.
+    ``members`` and ``capacity`` hold each group's expectations and their count.
+    ``universal`` lists each tool's argument-less expectations; ``listed`` are the tools
+    whose call positions a :class:`Pairing` lists.
     """
 
     tools: Mapping[str, ToolPlan]
     groups: tuple[Group, ...]
-    checks: tuple[Check, ...]
     members: tuple[tuple[int, ...], ...]
     capacity: tuple[int, ...]
     universal: tuple[tuple[str, tuple[int, ...]], ...]
@@ -136,13 +176,12 @@ class Plan:
         tools: dict[str, ToolPlan] = {}
         groups: list[Group] = []
         for tool, found in members.items():
-            mine = tuple(_group(first[tool, key], tuple(indices)) for key, indices in found.items())
-            tools[tool] = ToolPlan(len(groups), mine, tuple(universal[tool]))
+            mine = [_group(first[tool, key], tuple(indices)) for key, indices in found.items()]
+            tools[tool] = _tool_plan(mine, len(groups), tuple(universal[tool]))
             groups.extend(mine)
         return cls(
             tools=tools,
             groups=tuple(groups),
-            checks=tuple(g.check for g in groups),
             members=tuple(g.members for g in groups),
             capacity=tuple(len(g.members) for g in groups),
             universal=tuple((tool, tuple(u)) for tool, u in universal.items() if u),
@@ -151,7 +190,7 @@ class Plan:
         )
 
     def pair(self, calls: Sequence[ToolCall]) -> Pairing:
-        """The maximum pairing of the planned expectations with ``calls`` (steps 1 to 5 above)."""
+        """The maximum pairing of the planned expectations with ``calls`` (steps 2 to 5 above)."""
         listed = self.listed
         by_tool: dict[str, list[int]] = {}
         for position, call in enumerate(calls):
@@ -162,35 +201,34 @@ class Plan:
                     by_tool[name] = [position]
                 else:
                     bucket.append(position)
-        groups = self.groups
-        adjacency: list[Sequence[int]] = [()] * len(groups)
+        adjacency: list[list[int]] = [[] for _ in self.groups]
         tools = self.tools
-        checks = self.checks
         for tool, positions in by_tool.items():
             tool_plan = tools.get(tool)
-            if tool_plan is None or not tool_plan.groups:
+            if tool_plan is None:
                 continue
-            first = tool_plan.first
-            count = len(tool_plan.groups)
-            if count * len(positions) <= INDEX_THRESHOLD:
-                for number in range(first, first + count):
-                    check = checks[number]
-                    found: list[int] = []
-                    for position in positions:
-                        call = calls[position]
-                        # The arguments matchers see: none where they were not valid JSON.
-                        if check(call.arguments if call.valid_json else NO_ARGUMENTS):
-                            found.append(position)
-                    adjacency[number] = found
-            else:
-                arguments = [calls[p].arguments if calls[p].valid_json else NO_ARGUMENTS for p in positions]
-                for number, local in enumerate(_indexed(tool_plan.groups, arguments), first):
-                    adjacency[number] = [positions[j] for j in local]
+            keyed = tool_plan.keyed
+            unkeyed = tool_plan.unkeyed
+            if not keyed and not unkeyed:
+                continue
+            for position in positions:
+                call = calls[position]
+                # The arguments matchers see: none where they were not valid JSON.
+                arguments = call.arguments if call.valid_json else NO_ARGUMENTS
+                for names, table in keyed:
+                    hits = table.get(_call_key(arguments, names))
+                    if hits is not None:
+                        for number, residual in hits:
+                            if residual is None or residual(arguments):
+                                adjacency[number].append(position)
+                for number, check in unkeyed:
+                    if check(arguments):
+                        adjacency[number].append(position)
         owner = max_matching(adjacency, self.capacity, len(calls))
         assigned = [-1] * self.size
         matched = 0
         members = self.members
-        taken = [0] * len(groups)
+        taken = [0] * len(members)
         for position, number in enumerate(owner):
             if number >= 0:
                 assigned[members[number][taken[number]]] = position
@@ -204,56 +242,6 @@ class Plan:
                     assigned[member] = position
                     matched += 1
         return Pairing(assigned, matched, by_tool)
-
-
-def _indexed(groups: Sequence[Group], arguments: Sequence[Mapping[str, Any]]) -> list[list[int]]:
-    """Each group's candidates, through an index of the calls' equality values.
-
-    Calls are indexed by the value keys of the argument names a group tests for equality
-    (one index per set of names, built on first need); the group's other matchers are then
-    tested on the calls its key finds. Groups without an equality matcher test every call.
-    """
-    tables: dict[tuple[str, ...], dict[Any, list[int]]] = {}
-    columns: dict[str, list[Hashable]] = {}
-    adjacency: list[list[int]] = []
-    for group in groups:
-        names = group.index_names
-        if not names:
-            check = group.check
-            adjacency.append([j for j, args in enumerate(arguments) if check(args)])
-            continue
-        table = tables.get(names)
-        if table is None:
-            wanted = []
-            for name in names:
-                column = columns.get(name)
-                if column is None:
-                    column = columns[name] = [
-                        value_key(args[name]) if name in args else MISSING for args in arguments
-                    ]
-                wanted.append(column)
-            table = tables[names] = _index(len(names), wanted)
-        candidates = table.get(group.index_key, [])
-        residual = group.residual
-        if residual is not None:
-            candidates = [j for j in candidates if residual(arguments[j])]
-        adjacency.append(candidates)
-    return adjacency
-
-
-def _index(width: int, columns: Sequence[Sequence[Hashable]]) -> dict[Any, list[int]]:
-    """Call positions (ascending) by their keys in ``columns``; calls missing one are left out."""
-    table: dict[Any, list[int]] = {}
-    rows: Iterable[Any] = columns[0] if width == 1 else zip(*columns, strict=True)
-    for position, key in enumerate(rows):
-        if key is MISSING or (width > 1 and MISSING in key):
-            continue
-        bucket = table.get(key)
-        if bucket is None:
-            table[key] = [position]
-        else:
-            bucket.append(position)
-    return table
 
 
 _UNREACHED = -1
