@@ -59,6 +59,8 @@ def _calls(raw_calls: Any, ctx: Context, line: int | None) -> tuple[ToolCall, ..
 
 
 def _call(raw: dict[str, Any], ctx: Context, line: int | None) -> ToolCall | None:
+    if "kind" not in raw and "valid_json" not in raw:  # the usual call: a function with arguments
+        return ctx.call(raw.get("name"), raw.get("arguments"), raw.get("id"), line)
     kind = raw.get("kind")
     kind = kind if isinstance(kind, str) and kind else "function"
     if raw.get("valid_json") is False and isinstance(raw.get("raw_arguments"), str):
