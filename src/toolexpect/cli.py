@@ -25,8 +25,6 @@ from toolexpect.specfile import SpecFile, find_spec_files, load_spec_file
 
 if TYPE_CHECKING:
     from toolexpect.calls import RecordedSample
-    from toolexpect.logs import LogReader
-    from toolexpect.model import Spec
     from toolexpect.report.compare import Comparison
     from toolexpect.scoring import ScoreReport
 
@@ -140,10 +138,10 @@ def _build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "-j",
         "--jobs",
-        type=int,
-        default=0,
+        type=_jobs,
+        default=1,
         metavar="N",
-        help="processes for one large canonical log: 1 or 2 (default: 2 when a second CPU is free)",
+        help="processes that score one canonical JSON Lines log (default: 1)",
     )
 
     diff = commands.add_parser("diff", help="compare two JSON score reports: which cases changed")
@@ -168,6 +166,17 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     calls.add_argument("--format", choices=("table", "json"), default="table", help="output format")
     return parser
+
+
+def _jobs(text: str) -> int:
+    """A number of processes: a whole number of at least 1."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number of jobs: {text!r}") from None
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"the number of jobs must be at least 1, not {jobs}")
+    return jobs
 
 
 def _score_formats() -> tuple[str, ...]:
@@ -424,21 +433,15 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         readers = [open_log(path, args.log_format) for path in args.log]
         samples: Iterator[RecordedSample] = chain.from_iterable(readers)
         findings: list[object] = []
-        cut = None
-        if catalogue is None and len(readers) == 1:
-            from toolexpect.logs.split import score_split, splittable
+        if catalogue is None and len(readers) == 1 and args.jobs > 1:
+            from toolexpect.jobs import score_log
 
-            jobs = args.jobs if args.jobs > 0 else _default_jobs()
-            cut = splittable(readers[0].path, readers[0].format, jobs)
-        if cut is not None:
-            only = readers[0]
-            at = cut
-            report = _without_gc(lambda: score_split(specs, only.path, at, only.diagnostics))
-        elif catalogue is not None:
-            samples = _checked(samples, catalogue, findings)
-            report = _without_gc(lambda: score(specs, samples))
+            report, log_diagnostics = _without_gc(lambda: score_log(specs, readers[0], args.jobs))
         else:
-            report = _without_gc(lambda: _score_logs(specs, readers))
+            if catalogue is not None:
+                samples = _checked(samples, catalogue, findings)
+            report = _without_gc(lambda: score(specs, samples))
+            log_diagnostics = [d for r in readers for d in r.diagnostics]
     except LogError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
@@ -446,7 +449,6 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         from dataclasses import replace
 
         report = replace(report, call_findings=tuple(findings))  # type: ignore[arg-type]
-    log_diagnostics = [d for r in readers for d in r.diagnostics]
     _report_log_diagnostics(log_diagnostics, err)
     if log_diagnostics:
         from dataclasses import replace as replace_report
@@ -576,57 +578,6 @@ class _ScoreExtras:
         if fail_on == "regression" and self.comparison is not None:
             return EXIT_FINDINGS if self.comparison.regressed else EXIT_OK
         return EXIT_OK if self.report.ok else EXIT_FINDINGS
-
-
-def _default_jobs() -> int:
-    """Processes for one large log when ``--jobs`` is not given: 2 when this process may use
-    2 CPUs and one of them is free now, else 1.
-
-    "Free" counts the tasks running or waiting for a CPU at this moment (``/proc/loadavg``,
-    this process included); where that is not there, the 1-minute load average stands in
-    (at most CPUs - 0.5). On a machine already busy, the second process only competes for
-    a CPU: the split then took 1.4-1.7x the time of one process on the benchmark. A moment's
-    count, not the 1-minute average, so that work that just ended (a build step, a
-    benchmark's own decoding) does not keep the split off.
-    """
-    import os
-
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    if cpus < 2:
-        return 1
-    running = _running_tasks()
-    if running is not None:
-        return 2 if running - 1 <= cpus - 2 else 1
-    try:
-        load = os.getloadavg()[0]
-    except OSError:
-        return 2
-    return 2 if load <= cpus - 0.5 else 1
-
-
-def _running_tasks() -> int | None:
-    """Tasks running or ready to run now (this one included), or ``None`` when unknown."""
-    try:
-        with open("/proc/loadavg", encoding="ascii") as handle:
-            fields = handle.read().split()
-        return int(fields[3].split("/")[0])
-    except (OSError, IndexError, ValueError):
-        return None
-
-
-def _score_logs(specs: Sequence[Spec], readers: Sequence[LogReader]) -> ScoreReport:
-    """Score the samples of ``readers`` in order; canonical samples are offered to the scorer
-    as decoded, so that passing runs are scored without building call objects."""
-    from toolexpect.scoring import Scorer
-
-    scorer = Scorer(specs)
-    take = scorer.taker()
-    for reader in readers:
-        scorer.feed(reader.read(take))
-    return scorer.report()
 
 
 def _checked(
