@@ -481,6 +481,17 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     return extras.exit_code()
 
 
+def _write_output(path: str, text: str, err: IO[str]) -> bool:
+    """Write a report to ``path`` as ``-o`` does; False (and a message) when it cannot be."""
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        print(f"toolexpect: cannot write {path}: {error.strerror or error}", file=err)
+        return False
+    return True
+
+
 def _load_baseline(args: argparse.Namespace, err: IO[str]) -> tuple[dict[str, object] | None, bool]:
     """The report given with ``--baseline`` (None without one); False when it is refused."""
     if args.fail_on == "regression" and not args.baseline:
@@ -565,11 +576,7 @@ class _ScoreExtras:
 
     def write_html(self, err: IO[str]) -> bool:
         """Write the HTML report to ``--html FILE``; False (and a message) when it cannot be."""
-        problem = _write_atomic(self.args.html, self.html())
-        if problem is not None:
-            print(f"toolexpect: cannot write {self.args.html}: {problem}", file=err)
-            return False
-        return True
+        return _write_output(self.args.html, self.html(), err)
 
     def exit_code(self) -> int:
         """1 on a regression (``--fail-on regression``, the default with a baseline), else on
@@ -609,9 +616,7 @@ def _cmd_diff(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         comparison, args.format, style=Style(colour), old_name=args.old, new_name=args.new
     )
     if args.output:
-        problem = _write_atomic(args.output, text)
-        if problem is not None:
-            print(f"toolexpect: cannot write {args.output}: {problem}", file=err)
+        if not _write_output(args.output, text, err):
             return EXIT_USAGE
     else:
         out.write(text)

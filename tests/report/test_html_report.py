@@ -150,3 +150,13 @@ def test_a_large_report_renders_quickly() -> None:
     data = _data(page)
     assert len(data["cases"]) == 10_000
     assert data["cut"]["runs"] == 1_000 * 95
+
+
+def test_an_unwritable_html_file_is_a_usage_error(tmp_path: Path, capsys: Capsys) -> None:
+    """``--html`` into a missing folder: the message names the file, and the exit code is 2."""
+    log = write_log(tmp_path, "after.jsonl", AFTER)
+    (tmp_path / "weather.expect").write_text(SPEC, encoding="utf-8")
+    target = tmp_path / "missing" / "report.html"
+    code, _, err = run_cli(capsys, "score", str(tmp_path / "weather.expect"), "--log", str(log), "--html", str(target))
+    assert code == 2
+    assert f"cannot write {target}" in err
