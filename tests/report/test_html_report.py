@@ -157,6 +157,7 @@ def test_an_unwritable_html_file_is_a_usage_error(tmp_path: Path, capsys: Capsys
     log = write_log(tmp_path, "after.jsonl", AFTER)
     (tmp_path / "weather.expect").write_text(SPEC, encoding="utf-8")
     target = tmp_path / "missing" / "report.html"
-    code, _, err = run_cli(capsys, "score", str(tmp_path / "weather.expect"), "--log", str(log), "--html", str(target))
+    spec = str(tmp_path / "weather.expect")
+    code, _, err = run_cli(capsys, "score", spec, "--log", str(log), "--html", str(target))
     assert code == 2
     assert f"cannot write {target}" in err
