@@ -166,13 +166,17 @@ def test_a_failing_run_of_several_expands(loaded: Any) -> None:
 
 
 def test_many_cases_are_drawn_a_page_at_a_time(driver: Any, tmp_path: Path) -> None:
-    """450 cases: 200 rows at first, then 200 more a click, then the rest."""
+    """450 cases: 200 rows at first, then 200 more a click, then the rest; the page says which
+    failing runs it left out."""
     from selenium.webdriver.common.by import By
 
     case = {"file": "a.expect", "status": "pass", "score": 1.0, "matched": 1, "expected": 1,
             "precision": 1.0, "f1": 1.0, "failures": []}  # fmt: skip
-    document = {"cases": [{**case, "case": f"case {n}"} for n in range(450)],
-                "summary": {"cases": 450, "passed": 450, "failed": 0, "errors": 0}}  # fmt: skip
+    failure = {"kind": "unexpected", "message": "unexpected call", "line": 1, "column": 1, "details": {}}
+    flaky = {**case, "case": "flaky", "status": "fail", "pass_rate": 0.0,
+             "runs": [{**case, "status": "fail", "failures": [failure]}] * 7}
+    document = {"cases": [flaky, *({**case, "case": f"case {n}"} for n in range(449))],
+                "summary": {"cases": 450, "passed": 449, "failed": 1, "errors": 0}}  # fmt: skip
     target = tmp_path / "many.html"
     target.write_text(render_html(document), encoding="utf-8")
     driver.get(target.as_uri())
@@ -184,3 +188,5 @@ def test_many_cases_are_drawn_a_page_at_a_time(driver: Any, tmp_path: Path) -> N
             break
         more.click()
     assert counts == [200, 400, 450]
+    note = driver.find_element(By.ID, "cut-note").text
+    assert note.startswith("Not embedded, to keep this page small: 2 failing runs beyond 5 per case.")
