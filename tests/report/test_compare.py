@@ -55,3 +55,11 @@ def test_changed_calls_without_changed_figures() -> None:
     assert change.group == "calls changed"
     assert (change.calls_appeared, change.calls_gone) == (("delete",), ("search",))
     assert comparison.regressed is False
+
+
+def test_a_score_that_is_gone_is_shown_as_gone() -> None:
+    """A case that could not be scored any more shows its score going to "-"."""
+    from toolexpect.report.diff import render
+
+    text = render(compare(_report(_case("fail", 0.5)), _report(_case("error", None))))
+    assert "worse          a.expect :: c  fail → error, score 0.50 → -" in text

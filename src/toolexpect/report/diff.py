@@ -47,8 +47,12 @@ def _label(change: CaseChange) -> str:
 
 def _pair(old: float | None, new: float | None) -> str:
     """``old → new`` with the signed difference, or the one value when they are equal."""
-    if old is None or new is None or abs(new - old) <= 1e-9:
-        return _number(new if new is not None else old)
+    if old is None and new is None:
+        return "-"
+    if old is None or new is None:
+        return f"{_number(old)} → {_number(new)}"
+    if abs(new - old) <= 1e-9:
+        return _number(new)
     return f"{_number(old)} → {_number(new)} ({new - old:+.2f})"
 
 
