@@ -1,4 +1,4 @@
-"""The command line: ``toolexpect lint | format | score | calls | compile | schema``.
+"""The command line: ``toolexpect lint | format | score | diff | calls | compile | schema``.
 
 ``main(argv)`` returns the exit code; nothing below this module prints or exits.
 Exit codes: 0 clean, 1 findings or failing cases, 2 usage error, unreadable input or a bug.
@@ -19,11 +19,14 @@ from toolexpect import __version__
 from toolexpect.diagnostics import Diagnostic, Severity
 from toolexpect.document import without_spans
 from toolexpect.report import diagnostics as diagnostic_report
+from toolexpect.report.diff import FORMATS as DIFF_FORMATS
 from toolexpect.report.style import Style, wants_colour
 from toolexpect.specfile import SpecFile, find_spec_files, load_spec_file
 
 if TYPE_CHECKING:
     from toolexpect.calls import RecordedSample
+    from toolexpect.report.compare import Comparison
+    from toolexpect.scoring import ScoreReport
 
 __all__ = ["main"]
 
@@ -34,6 +37,9 @@ EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 
 _UNREADABLE = {"P105", "P106", "P107"}
+
+FAIL_ON = ("regression", "any-failure")
+"""What makes ``score --baseline`` and ``diff`` exit 1: a regression, or any failing case."""
 
 # Kept here rather than imported, so that building the parser stays cheap; a test checks
 # them against toolexpect.logs.LOG_FORMATS and toolexpect.catalogue.FORMATS.
@@ -89,7 +95,10 @@ def _build_parser() -> argparse.ArgumentParser:
     compile_.add_argument("path", metavar="PATH", help="a spec file")
     compile_.add_argument("--no-spans", action="store_true", help="leave out source spans")
 
-    commands.add_parser("schema", help="print the JSON Schema of the canonical document")
+    schema = commands.add_parser("schema", help="print the JSON Schema of the canonical document")
+    schema.add_argument(
+        "--report", action="store_true", help="print the JSON Schema of the score report instead"
+    )
 
     score = commands.add_parser("score", help="score recorded runs against spec files")
     score.add_argument(
@@ -106,6 +115,17 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument("--format", choices=_score_formats(), default="text", help="report format")
     score.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
+    score.add_argument("--html", metavar="FILE", help="also write the HTML report to FILE")
+    score.add_argument(
+        "--baseline",
+        metavar="REPORT",
+        help="compare with an earlier JSON report (score --format json) and show what changed",
+    )
+    score.add_argument(
+        "--fail-on",
+        choices=FAIL_ON,
+        help="exit 1 on a regression against --baseline (the default with it) or on any failing case",
+    )
     score.add_argument(
         "--tools", metavar="CATALOG", help="also flag recorded calls that break their tool's schema"
     )
@@ -122,6 +142,18 @@ def _build_parser() -> argparse.ArgumentParser:
         default=1,
         metavar="N",
         help="processes that score one canonical JSON Lines log (default: 1)",
+    )
+
+    diff = commands.add_parser("diff", help="compare two JSON score reports: which cases changed")
+    diff.add_argument("old", metavar="OLD", help="the earlier report (score --format json)")
+    diff.add_argument("new", metavar="NEW", help="the later report")
+    diff.add_argument("--format", choices=DIFF_FORMATS, default="text", help="output format")
+    diff.add_argument("-o", "--output", metavar="FILE", help="write the comparison to FILE")
+    diff.add_argument(
+        "--fail-on",
+        choices=FAIL_ON,
+        default="regression",
+        help="exit 1 on a regression (the default) or on any case of NEW that does not pass",
     )
 
     calls = commands.add_parser("calls", help="print the tool calls found in recorded logs")
@@ -148,7 +180,7 @@ def _jobs(text: str) -> int:
 
 
 def _score_formats() -> tuple[str, ...]:
-    return ("text", "json", "junit", "github", "markdown")
+    return ("text", "json", "junit", "github", "markdown", "html")
 
 
 def _sources(files: dict[str, SpecFile]) -> object:
@@ -341,9 +373,9 @@ def _cmd_compile(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
 
 def _cmd_schema(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
-    from toolexpect.schema import schema_text
+    from toolexpect.schema import report_schema_text, schema_text
 
-    out.write(schema_text())
+    out.write(report_schema_text() if args.report else schema_text())
     return EXIT_OK
 
 
@@ -391,6 +423,9 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         print("toolexpect: fix the spec errors above before scoring", file=err)
         return EXIT_USAGE
     specs = [f.spec for f in files.values() if f.spec is not None]
+    baseline, readable = _load_baseline(args, err)
+    if not readable:
+        return EXIT_USAGE
     catalogue, readable = _load_tools(args.tools, args.tools_format, err)
     if not readable:
         return EXIT_USAGE
@@ -430,12 +465,126 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         stream = handle
     style = Style(wants_colour(stream))
     final = report
+    extras = _ScoreExtras(args, files, baseline, report)
     try:
-        _without_gc(lambda: stream.writelines(score_report.render_chunks(final, args.format, style=style)))
+        if extras.replaces_report:
+            stream.write(extras.instead_of_report(style))
+        else:
+            chunks = score_report.render_chunks
+            _without_gc(lambda: stream.writelines(chunks(final, args.format, style=style)))
+            stream.write(extras.after_report(style, err))
     finally:
         if handle is not None:
             handle.close()
-    return EXIT_OK if report.ok else EXIT_FINDINGS
+    if args.html and not extras.write_html(err):
+        return EXIT_USAGE
+    return extras.exit_code()
+
+
+def _write_output(path: str, text: str, err: IO[str]) -> bool:
+    """Write a report to ``path`` as ``-o`` does; False (and a message) when it cannot be."""
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        print(f"toolexpect: cannot write {path}: {error.strerror or error}", file=err)
+        return False
+    return True
+
+
+def _load_baseline(args: argparse.Namespace, err: IO[str]) -> tuple[dict[str, object] | None, bool]:
+    """The report given with ``--baseline`` (None without one); False when it is refused."""
+    if args.fail_on == "regression" and not args.baseline:
+        print("toolexpect: --fail-on regression needs --baseline REPORT to compare with", file=err)
+        return None, False
+    if not args.baseline:
+        return None, True
+    from toolexpect.report.load import ReportError, load_report
+
+    try:
+        return load_report(args.baseline), True
+    except ReportError as error:
+        print(diagnostic_report.render([error.diagnostic], "full"), file=err)
+        return None, False
+
+
+class _ScoreExtras:
+    """What ``--baseline``, ``--format html`` and ``--html`` add to a score report.
+
+    With a baseline, ``text`` and ``markdown`` reports are followed by the comparison,
+    ``github`` annotates only what changed, and the comparison of a ``json`` or ``junit``
+    report goes to standard error, so that standard output stays that document.
+    """
+
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        files: dict[str, SpecFile],
+        baseline: dict[str, object] | None,
+        report: ScoreReport,
+    ) -> None:
+        self.args = args
+        self.files = files
+        self.report = report
+        self.comparison: Comparison | None = None
+        self.document: dict[str, object] | None = None
+        if baseline is not None or args.format == "html" or args.html:
+            from toolexpect.report.score import to_json
+
+            self.document = to_json(report)
+        if baseline is not None and self.document is not None:
+            from toolexpect.report.compare import compare
+
+            self.comparison = compare(baseline, self.document)
+
+    @property
+    def replaces_report(self) -> bool:
+        """True when the output is not the score report's own rendering."""
+        return self.args.format == "html" or (self.comparison is not None and self.args.format == "github")
+
+    def _diff(self, fmt: str, style: Style) -> str:
+        from toolexpect.report import diff as diff_report
+
+        assert self.comparison is not None
+        new_name = self.args.output or "this run"
+        return diff_report.render(
+            self.comparison, fmt, style=style, old_name=self.args.baseline, new_name=new_name
+        )
+
+    def html(self) -> str:
+        """The HTML report, with the comparison when there is a baseline."""
+        from toolexpect.report.html import render_html
+
+        assert self.document is not None
+        sources = {path: loaded.text for path, loaded in self.files.items() if loaded.text is not None}
+        return render_html(self.document, sources=sources, comparison=self.comparison)
+
+    def instead_of_report(self, style: Style) -> str:
+        """The output when it replaces the report: the HTML page or the comparison's annotations."""
+        if self.args.format == "html":
+            return self.html()
+        return self._diff("github", style)
+
+    def after_report(self, style: Style, err: IO[str]) -> str:
+        """What follows the report on its stream (the comparison goes to ``err`` for data formats)."""
+        if self.comparison is None:
+            return ""
+        if self.args.format in ("text", "markdown"):
+            return "\n" + self._diff(self.args.format, style)
+        err.write(self._diff("text", Style(wants_colour(err))))
+        return ""
+
+    def write_html(self, err: IO[str]) -> bool:
+        """Write the HTML report to ``--html FILE``; False (and a message) when it cannot be."""
+        return _write_output(self.args.html, self.html(), err)
+
+    def exit_code(self) -> int:
+        """1 on a regression (``--fail-on regression``, the default with a baseline), else on
+        any failing case or unreadable log record."""
+        fail_on = self.args.fail_on or ("regression" if self.comparison is not None else "any-failure")
+        if fail_on == "regression" and self.comparison is not None:
+            return EXIT_FINDINGS if self.comparison.regressed else EXIT_OK
+        return EXIT_OK if self.report.ok else EXIT_FINDINGS
 
 
 def _checked(
@@ -449,6 +598,31 @@ def _checked(
         for finding in check_calls(sample.calls, catalogue):  # type: ignore[arg-type]
             found.append(SampleFinding(sample.id, sample.path, sample.line, finding))
         yield sample
+
+
+def _cmd_diff(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    from toolexpect.report import diff as diff_report
+    from toolexpect.report.compare import compare
+    from toolexpect.report.load import ReportError, load_report
+
+    try:
+        old, new = load_report(args.old), load_report(args.new)
+    except ReportError as error:
+        print(diagnostic_report.render([error.diagnostic], "full"), file=err)
+        return EXIT_USAGE
+    comparison = compare(old, new)
+    colour = wants_colour(out) and not args.output
+    text = diff_report.render(
+        comparison, args.format, style=Style(colour), old_name=args.old, new_name=args.new
+    )
+    if args.output:
+        if not _write_output(args.output, text, err):
+            return EXIT_USAGE
+    else:
+        out.write(text)
+    if args.fail_on == "any-failure":
+        return EXIT_FINDINGS if comparison.new_failures else EXIT_OK
+    return EXIT_FINDINGS if comparison.regressed else EXIT_OK
 
 
 def _cmd_calls(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
@@ -475,6 +649,7 @@ def _cmd_calls(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
 _COMMANDS = {
     "score": _cmd_score,
+    "diff": _cmd_diff,
     "calls": _cmd_calls,
     "lint": _cmd_lint,
     "format": _cmd_format,
