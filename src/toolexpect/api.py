@@ -209,6 +209,18 @@ class ToolCallAccuracyEvaluator:
         when first asked for, so that reading ``value`` alone does not pay for it.
         """
         expected = sample.expected_tool_calls
+        if isinstance(expected, str | bytes | Mapping | ToolCall | Expectation):
+            raise TypeError(
+                "expected_tool_calls must be a list of expected calls; "
+                f"got a single {type(expected).__name__}"
+            )
+        if type(expected) is not list and type(expected) is not tuple:
+            try:
+                expected = tuple(expected)  # any iterable, read once
+            except TypeError:
+                raise TypeError(
+                    f"expected_tool_calls must be a list of expected calls; got {type(expected).__name__}"
+                ) from None
         if not expected:
             raise ValueError("Tool Call Accuracy needs at least one expected tool call; the sample has none")
         recorded = sample.tool_calls
@@ -217,8 +229,6 @@ class ToolCallAccuracyEvaluator:
                 "Tool Call Accuracy needs the recorded tool calls; the sample has tool_calls=None "
                 "(nothing was recorded). Pass an empty list for a run that called no tools"
             )
-        if type(expected) is not list and type(expected) is not tuple:
-            expected = tuple(expected)  # any iterable, read once
         compiled = _compiled(sample.question, expected)
         calls = tuple(as_calls(recorded))
         result = compiled.evaluate(calls, explain_later=True)
@@ -365,6 +375,10 @@ def _checked(loaded: SpecFile) -> Spec:
 
 def parse_spec(text: str, name: str = "spec") -> Spec:
     """Parse spec text; ``name`` names its implicit case. ``SpecError`` when invalid."""
+    if not isinstance(text, str):
+        raise TypeError(f"parse_spec() takes the spec text as a str; got {type(text).__name__}")
+    if not isinstance(name, str):
+        raise TypeError(f"parse_spec() takes the case name as a str; got {type(name).__name__}")
     return _checked(parse_spec_source(text, "text", name=name))
 
 
@@ -374,6 +388,12 @@ def load_spec(path: str | os.PathLike[str]) -> Spec:
 
 
 def _case(spec_or_case: Spec | Case | str, case: str | None) -> tuple[Case, str | None]:
+    if not isinstance(spec_or_case, Spec | Case | str):
+        raise TypeError(
+            f"spec_or_case must be a Spec, a Case or spec text; got {type(spec_or_case).__name__}"
+        )
+    if case is not None and not isinstance(case, str):
+        raise TypeError(f"case must be a case name (str); got {type(case).__name__}")
     if isinstance(spec_or_case, str):
         spec_or_case = parse_spec(spec_or_case)
     if isinstance(spec_or_case, Case):
@@ -407,6 +427,10 @@ def score(spec_or_case: Spec | Case | str, calls: Any, *, case: str | None = Non
 def assert_tool_calls(calls: Any, spec_or_text: Spec | Case | str, *, case: str | None = None) -> Evaluation:
     """Assert that ``calls`` pass the case; ``ToolCallAssertionError`` explains a failure."""
     __tracebackhide__ = True
+    if calls is None:
+        raise TypeError(
+            "assert_tool_calls() needs the recorded calls; got None (pass [] for a run that called no tools)"
+        )
     evaluation = score(spec_or_text, calls, case=case)
     if not evaluation.passed:
         raise ToolCallAssertionError(evaluation.explanation)

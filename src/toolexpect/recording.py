@@ -116,6 +116,8 @@ def tool(fn: F | None = None, /, *, name: str | None = None) -> F | Callable[[F]
 def tool_name(tool: object) -> str:
     """The name a tool is called by: a string, an object's ``name``, a function's name."""
     if isinstance(tool, str):
+        if not tool:
+            raise ValueError("a tool name must not be empty")
         return tool
     name = getattr(tool, "name", None)
     if isinstance(name, str) and name:
