@@ -7,7 +7,6 @@ Exit codes: 0 clean, 1 findings or failing cases, 2 usage error, unreadable inpu
 from __future__ import annotations
 
 import argparse
-import contextlib
 import difflib
 import json
 import sys
@@ -22,6 +21,7 @@ from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.diff import FORMATS as DIFF_FORMATS
 from toolexpect.report.style import Style, wants_colour
 from toolexpect.specfile import SpecFile, find_spec_files, load_spec_file
+from toolexpect.writing import replacing, write_text
 
 if TYPE_CHECKING:
     from toolexpect.calls import RecordedSample
@@ -221,34 +221,6 @@ def _load_all(paths: Sequence[str]) -> tuple[dict[str, SpecFile], list[str]]:
     return files, missing
 
 
-def _write_atomic(path: str, text: str) -> str | None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder, renamed over it.
-
-    A failure (a full disk, no permission) leaves the file as it was; the reason is returned.
-    An existing file keeps its permission bits.
-    """
-    import os
-    import tempfile
-
-    target = Path(path)
-    try:
-        mode = target.stat().st_mode & 0o7777 if target.exists() else None
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as error:
-        return error.strerror or str(error)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-        if mode is not None:
-            os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except OSError as error:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        return error.strerror or str(error)
-    return None
-
-
 def _configured_tools(start: Path) -> str | None:
     """The ``tools`` setting of ``[tool.toolexpect]`` in the nearest pyproject.toml."""
     import tomllib
@@ -343,7 +315,7 @@ def _cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 )
             )
         if not args.check and not args.diff:
-            problem = _write_atomic(path, formatted)
+            problem = write_text(path, formatted)
             if problem is not None:
                 changed.pop()
                 print(f"toolexpect: cannot write {path}: {problem}; the file is unchanged", file=err)
@@ -411,7 +383,6 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from itertools import chain
 
     from toolexpect.logs import LogError, open_log
-    from toolexpect.report import score as score_report
     from toolexpect.scoring import score
 
     files, empty = _load_all(args.specs)
@@ -454,40 +425,40 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         from dataclasses import replace as replace_report
 
         report = replace_report(report, log_diagnostics=tuple(log_diagnostics))
-    stream = out
-    handle = None
-    if args.output:
-        try:
-            handle = open(args.output, "w", encoding="utf-8")  # noqa: SIM115
-        except OSError as error:
-            print(f"toolexpect: cannot write {args.output}: {error.strerror}", file=err)
-            return EXIT_USAGE
-        stream = handle
-    style = Style(wants_colour(stream))
-    final = report
     extras = _ScoreExtras(args, files, baseline, report)
-    try:
-        if extras.replaces_report:
-            stream.write(extras.instead_of_report(style))
-        else:
-            chunks = score_report.render_chunks
-            _without_gc(lambda: stream.writelines(chunks(final, args.format, style=style)))
-            stream.write(extras.after_report(style, err))
-    finally:
-        if handle is not None:
-            handle.close()
+    if not args.output:
+        _write_report(report, extras, out, err)
+    else:
+        try:
+            with replacing(args.output) as handle:
+                _write_report(report, extras, handle, err)
+        except OSError as error:
+            problem = error.strerror or str(error)
+            print(f"toolexpect: cannot write {args.output}: {problem}; the file is unchanged", file=err)
+            return EXIT_USAGE
     if args.html and not extras.write_html(err):
         return EXIT_USAGE
     return extras.exit_code()
 
 
+def _write_report(report: ScoreReport, extras: _ScoreExtras, stream: IO[str], err: IO[str]) -> None:
+    """Render the score report (and what ``--baseline`` adds) to ``stream``."""
+    from toolexpect.report import score as score_report
+
+    style = Style(wants_colour(stream))
+    if extras.replaces_report:
+        stream.write(extras.instead_of_report(style))
+    else:
+        chunks = score_report.render_chunks
+        _without_gc(lambda: stream.writelines(chunks(report, extras.args.format, style=style)))
+        stream.write(extras.after_report(style, err))
+
+
 def _write_output(path: str, text: str, err: IO[str]) -> bool:
     """Write a report to ``path`` as ``-o`` does; False (and a message) when it cannot be."""
-    try:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    except OSError as error:
-        print(f"toolexpect: cannot write {path}: {error.strerror or error}", file=err)
+    problem = write_text(path, text)
+    if problem is not None:
+        print(f"toolexpect: cannot write {path}: {problem}; the file is unchanged", file=err)
         return False
     return True
 
