@@ -7,8 +7,12 @@ Exit codes: 0 clean, 1 findings or failing cases, 2 usage error, unreadable inpu
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import json
+import os
+import secrets
+import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -21,7 +25,6 @@ from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.diff import FORMATS as DIFF_FORMATS
 from toolexpect.report.style import Style, wants_colour
 from toolexpect.specfile import SpecFile, find_spec_files, load_spec_file
-from toolexpect.writing import replacing, write_text
 
 if TYPE_CHECKING:
     from toolexpect.calls import RecordedSample
@@ -221,6 +224,66 @@ def _load_all(paths: Sequence[str]) -> tuple[dict[str, SpecFile], list[str]]:
     return files, missing
 
 
+# Every file the command line writes (format, score -o, --html, diff -o) goes through
+# _replacing, so that a failure never leaves it half written: text goes to a temporary file
+# in the target's folder, renamed over the target once everything is written. On a full
+# disk, without permission, or when rendering fails, the target keeps its old content and
+# the temporary file is removed. A new file gets the permissions a plain open() gives under
+# the umask; an existing file keeps its mode. A target that exists and is not a regular
+# file (/dev/null, a FIFO, a terminal) has no content to lose and is written directly. A
+# symbolic link is followed: the file it points to is replaced and the link stays.
+_NEW_FILE_MODE = 0o666  # what open() asks for; the umask takes its share
+
+
+def _temporary_beside(folder: str, name: str) -> tuple[int, str]:
+    """A new file next to the target, opened for writing, and its path."""
+    while True:
+        path = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, _NEW_FILE_MODE), path
+        except FileExistsError:
+            continue
+
+
+@contextlib.contextmanager
+def _replacing(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
+    """A UTF-8 text stream whose content replaces ``path`` when the ``with`` block ends.
+
+    Any exception in the block or while writing (``OSError`` for a full disk) leaves
+    ``path`` as it was and propagates.
+    """
+    target = os.path.realpath(path)
+    try:
+        mode: int | None = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        with open(target, "w", encoding="utf-8", newline="") as stream:
+            yield stream
+        return
+    handle, temporary = _temporary_beside(os.path.dirname(target), os.path.basename(target))
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            yield stream
+        if mode is not None:
+            os.chmod(temporary, stat.S_IMODE(mode))
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _write_text(path: str | os.PathLike[str], text: str) -> str | None:
+    """Replace ``path``'s content with ``text`` (see :func:`_replacing`); the reason it failed, or None."""
+    try:
+        with _replacing(path) as stream:
+            stream.write(text)
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
+
+
 def _configured_tools(start: Path) -> str | None:
     """The ``tools`` setting of ``[tool.toolexpect]`` in the nearest pyproject.toml."""
     import tomllib
@@ -315,7 +378,7 @@ def _cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 )
             )
         if not args.check and not args.diff:
-            problem = write_text(path, formatted)
+            problem = _write_text(path, formatted)
             if problem is not None:
                 changed.pop()
                 print(f"toolexpect: cannot write {path}: {problem}; the file is unchanged", file=err)
@@ -430,7 +493,7 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         _write_report(report, extras, out, err)
     else:
         try:
-            with replacing(args.output) as handle:
+            with _replacing(args.output) as handle:
                 _write_report(report, extras, handle, err)
         except OSError as error:
             problem = error.strerror or str(error)
@@ -456,7 +519,7 @@ def _write_report(report: ScoreReport, extras: _ScoreExtras, stream: IO[str], er
 
 def _write_output(path: str, text: str, err: IO[str]) -> bool:
     """Write a report to ``path`` as ``-o`` does; False (and a message) when it cannot be."""
-    problem = write_text(path, text)
+    problem = _write_text(path, text)
     if problem is not None:
         print(f"toolexpect: cannot write {path}: {problem}; the file is unchanged", file=err)
         return False
@@ -657,8 +720,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _silence(stream: IO[str]) -> None:
     """Point ``stream``'s descriptor at the null device, so that what it still holds is not
     written again (and fails again) when the interpreter exits."""
-    import os
-
     try:
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, stream.fileno())
