@@ -64,7 +64,7 @@ def _decode_error(ctx: Context, lineno: int | None) -> LogError:
 
 
 def _mib(size: int) -> str:
-    return f"{size / (1 << 20):g} MiB"
+    return f"{size >> 20} MiB" if size % (1 << 20) == 0 else f"{size:,} bytes"
 
 
 def _line_too_long(ctx: Context, lineno: int) -> LogError:
