@@ -661,7 +661,7 @@ def _cmd_diff(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
 def _cmd_calls(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from toolexpect.logs import LogError, calls_to_json, open_log
-    from toolexpect.report.calls import render_calls_table
+    from toolexpect.report.calls import render_calls_json, render_calls_table
 
     samples: list[RecordedSample] = []
     diagnostics: list[Diagnostic] = []
@@ -675,7 +675,7 @@ def _cmd_calls(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         return EXIT_USAGE
     _report_log_diagnostics(diagnostics, err)
     if args.format == "json":
-        print(json.dumps(calls_to_json(samples), indent=2, ensure_ascii=False), file=out)
+        print(render_calls_json(calls_to_json(samples)), file=out)
     else:
         out.write(render_calls_table(samples))
     return EXIT_OK
