@@ -23,7 +23,7 @@ from toolexpect.diagnostics import Diagnostic, Severity
 from toolexpect.document import without_spans
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.diff import FORMATS as DIFF_FORMATS
-from toolexpect.report.style import Style, wants_colour
+from toolexpect.report.style import Style, fit_stream
 from toolexpect.specfile import SpecFile, find_spec_files, load_spec_file
 
 if TYPE_CHECKING:
@@ -206,7 +206,7 @@ def _print_diagnostics(
         diagnostics,
         fmt,
         sources=_sources(files),  # type: ignore[arg-type]
-        style=Style(wants_colour(stream)),
+        style=Style.of(stream),
     )
     print(text, file=stream)
 
@@ -508,7 +508,7 @@ def _write_report(report: ScoreReport, extras: _ScoreExtras, stream: IO[str], er
     """Render the score report (and what ``--baseline`` adds) to ``stream``."""
     from toolexpect.report import score as score_report
 
-    style = Style(wants_colour(stream))
+    style = Style.of(stream)
     if extras.replaces_report:
         stream.write(extras.instead_of_report(style))
     else:
@@ -605,7 +605,7 @@ class _ScoreExtras:
             return ""
         if self.args.format in ("text", "markdown"):
             return "\n" + self._diff(self.args.format, style)
-        err.write(self._diff("text", Style(wants_colour(err))))
+        err.write(self._diff("text", Style.of(err)))
         return ""
 
     def write_html(self, err: IO[str]) -> bool:
@@ -645,10 +645,8 @@ def _cmd_diff(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
     comparison = compare(old, new)
-    colour = wants_colour(out) and not args.output
-    text = diff_report.render(
-        comparison, args.format, style=Style(colour), old_name=args.old, new_name=args.new
-    )
+    style = Style(False) if args.output else Style.of(out)
+    text = diff_report.render(comparison, args.format, style=style, old_name=args.old, new_name=args.new)
     if args.output:
         if not _write_output(args.output, text, err):
             return EXIT_USAGE
@@ -700,6 +698,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as stop:
         return int(stop.code or 0)
     out, err = sys.stdout, sys.stderr
+    fit_stream(out)
+    fit_stream(err)
     try:
         code = _COMMANDS[args.command](args, out, err)
         out.flush()

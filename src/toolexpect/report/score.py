@@ -131,7 +131,7 @@ def render_text(report: ScoreReport, style: Style) -> str:
     lines.append("")
     summary = _summary(report)
     lines.append(style(summary, "bold", "green" if report.ok else "red"))
-    return "\n".join(lines) + "\n"
+    return style.marks("\n".join(lines) + "\n")
 
 
 def _run_json(run: Any) -> dict[str, Any]:
