@@ -26,7 +26,7 @@ from typing import Any, TypeAlias, cast
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.diagnostics import Diagnostic, Span
 from toolexpect.matching import CompiledCase, RunResult, compile_case
-from toolexpect.model import ArgMatcher, Case, Expectation, Op, Pattern, Spec
+from toolexpect.model import ArgMatcher, Case, Expectation, Json, Op, Pattern, Spec
 from toolexpect.recording import Recording, to_json
 from toolexpect.report.diagnostics import render
 from toolexpect.report.explain import explain_run
@@ -71,10 +71,8 @@ class ToolCallAssertionError(AssertionError):
 def as_call(value: CallLike) -> ToolCall:
     """A ``ToolCall`` from a ``ToolCall`` or a ``{"name", "arguments"}`` dict."""
     if isinstance(value, ToolCall):
-        if all(type(key) is str for key in value.arguments):
-            return value
-        # Argument names are JSON object keys: text, as a dict call's keys are made.
-        return replace(value, arguments={str(key): item for key, item in value.arguments.items()})
+        arguments = _plain_arguments(value.arguments)
+        return value if arguments is value.arguments else replace(value, arguments=arguments)
     if type(value) is not dict and not isinstance(value, Mapping):
         raise TypeError(f"a tool call is a ToolCall or a dict with 'name'; got {type(value).__name__}")
     name = value.get("name")
@@ -93,8 +91,26 @@ def as_call(value: CallLike) -> ToolCall:
         return ToolCall(name, decoded, id=_id(value), raw_arguments=raw)
     if type(raw) is not dict and not isinstance(raw, Mapping):
         raise ValueError(f"the arguments of tool call {name!r} must be a dict; got {type(raw).__name__}")
-    arguments = to_json(raw) if type(raw) is dict else {str(k): to_json(v) for k, v in raw.items()}
-    return ToolCall(name, arguments, _id(value))  # type: ignore[arg-type]
+    return ToolCall(name, _plain_arguments(raw), _id(value))
+
+
+def _plain_arguments(arguments: Mapping[Any, Any]) -> Mapping[str, Json]:
+    """Arguments in the one form the matcher takes (see :func:`~toolexpect.recording.to_json`):
+    names as text, values as JSON values; the very mapping when it is that already.
+
+    ``TypeError`` names the argument of a value with no JSON form, ``ValueError`` one that
+    contains itself or nests deeper than the spec language allows.
+    """
+    plain: dict[str, Json] = {}
+    changed = type(arguments) is not dict
+    for name, item in arguments.items():
+        if type(name) is not str:
+            name = str.__str__(name) if isinstance(name, str) else str(name)
+            changed = True
+        converted = to_json(item, strict=True, argument=name)
+        changed = changed or converted is not item
+        plain[name] = converted
+    return plain if changed else arguments
 
 
 def _id(value: Mapping[str, Any]) -> str | None:
