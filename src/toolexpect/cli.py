@@ -446,6 +446,7 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from itertools import chain
 
     from toolexpect.logs import LogError, open_log
+    from toolexpect.report import score as score_report
     from toolexpect.scoring import score
 
     files, empty = _load_all(args.specs)
@@ -463,6 +464,9 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     catalogue, readable = _load_tools(args.tools, args.tools_format, err)
     if not readable:
         return EXIT_USAGE
+    # Only the JSON report (also under --html and --baseline) lists every failing run.
+    every_run = args.format in ("json", "html") or args.html or args.baseline
+    explained = None if every_run else score_report.MAX_RUNS_SHOWN
     try:
         readers = [open_log(path, args.log_format) for path in args.log]
         samples: Iterator[RecordedSample] = chain.from_iterable(readers)
@@ -470,11 +474,13 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         if catalogue is None and len(readers) == 1 and args.jobs > 1:
             from toolexpect.jobs import score_log
 
-            report, log_diagnostics = _without_gc(lambda: score_log(specs, readers[0], args.jobs))
+            report, log_diagnostics = _without_gc(
+                lambda: score_log(specs, readers[0], args.jobs, explained=explained)
+            )
         else:
             if catalogue is not None:
                 samples = _checked(samples, catalogue, findings)
-            report = _without_gc(lambda: score(specs, samples))
+            report = _without_gc(lambda: score(specs, samples, explained=explained))
             log_diagnostics = [d for r in readers for d in r.diagnostics]
     except LogError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)

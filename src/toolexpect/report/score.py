@@ -10,7 +10,7 @@ from xml.etree import ElementTree as ET
 from toolexpect.report.style import Style
 from toolexpect.scoring import CaseOutcome, ScoreReport
 
-__all__ = ["FORMATS", "render", "render_chunks", "to_json"]
+__all__ = ["FORMATS", "MAX_RUNS_SHOWN", "render", "render_chunks", "to_json"]
 
 FORMATS = ("text", "json", "junit", "github", "markdown")
 """The report formats ``score --format`` accepts."""
@@ -24,7 +24,8 @@ def _label(outcome: CaseOutcome) -> str:
     return f"{outcome.file} :: {outcome.case.name}" if outcome.file else outcome.case.name
 
 
-_MAX_RUNS_SHOWN = 5
+MAX_RUNS_SHOWN = 5
+"""How many failing runs of a case the reports but ``json`` explain (the rest are counted)."""
 
 
 def _failure_lines(outcome: CaseOutcome) -> Iterator[tuple[Any, str]]:
@@ -42,7 +43,7 @@ def _failure_lines(outcome: CaseOutcome) -> Iterator[tuple[Any, str]]:
         if run.status == "pass":
             continue
         shown += 1
-        if shown > _MAX_RUNS_SHOWN:
+        if shown > MAX_RUNS_SHOWN:
             rest = sum(r.status != "pass" for r in runs[index - 1 :])
             yield (None, f"... and {rest} more failing run{'s' * (rest != 1)}")
             return
