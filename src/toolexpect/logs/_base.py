@@ -109,7 +109,7 @@ class Context:
                 help="each call needs a non-empty string name",
             )
             return None
-        cid = _id_text(call_id)
+        cid = call_id if call_id is None or type(call_id) is str else _id_text(call_id)
         if type(arguments) is dict:
             return ToolCall(name, arguments, cid, kind, raw, True, self.path, line)
         if arguments is None:

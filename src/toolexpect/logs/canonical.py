@@ -48,19 +48,24 @@ def _calls(raw_calls: Any, ctx: Context, line: int | None) -> tuple[ToolCall, ..
         ctx.report("R404", "tool_calls is not a list; sample read with no calls", line)
         return ()
     out: list[ToolCall] = []
+    identified = False
+    call_of = ctx.call
     for raw in raw_calls:
-        if type(raw) is dict:
-            call = _call(raw, ctx, line)
-            if call is not None:
-                out.append(call)
-        else:
+        if type(raw) is not dict:
             ctx.report("R404", "a call that is not an object was skipped", line)
-    return dedupe(out) if any(call.id is not None for call in out) else tuple(out)
+            continue
+        if "kind" in raw or "valid_json" in raw:
+            call = _marked_call(raw, ctx, line)
+        else:  # the usual call: a function with arguments
+            call = call_of(raw.get("name"), raw.get("arguments"), raw.get("id"), line)
+        if call is not None:
+            out.append(call)
+            identified = identified or call.id is not None
+    return dedupe(out) if identified else tuple(out)
 
 
-def _call(raw: dict[str, Any], ctx: Context, line: int | None) -> ToolCall | None:
-    if "kind" not in raw and "valid_json" not in raw:  # the usual call: a function with arguments
-        return ctx.call(raw.get("name"), raw.get("arguments"), raw.get("id"), line)
+def _marked_call(raw: dict[str, Any], ctx: Context, line: int | None) -> ToolCall | None:
+    """A call record that gives its ``kind`` or says whether its arguments were valid."""
     kind = raw.get("kind")
     kind = kind if isinstance(kind, str) and kind else "function"
     if raw.get("valid_json") is False and isinstance(raw.get("raw_arguments"), str):
@@ -101,12 +106,12 @@ def loose_call(value: Any) -> bool:
 
 def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
     """Samples in file order; loose calls (one per line) form one sample at the end."""
-    loose: list[ToolCall | None] = []
+    loose: list[ToolCall] = []
     loose_line: int | None = None
     for line, value in records:
         if loose_call(value):
             loose_line = loose_line or line
-            loose.append(_call(value, ctx, line))
+            loose.extend(_calls([value], ctx, line))
         elif type(value) is dict:
             if "tool_calls" in value or "calls" in value:
                 yield _sample(value, ctx, line)

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolexpect.calls import ToolCall
-from toolexpect.matching.explain import Break, Findings, explain
+from toolexpect.matching.explain import Break, Findings, Wording, explain, wording
 from toolexpect.matching.matchers import CompiledExpectation, arguments_of
 from toolexpect.matching.pairing import Pairing, Plan
 from toolexpect.matching.results import Failure, LaterFailures, MatchResult, RunResult, figures
@@ -29,7 +29,7 @@ __all__ = ["CompiledCase", "compile_case", "evaluate", "tool_call_accuracy"]
 class CompiledCase:
     """A case made ready to score many runs: build once with :func:`compile_case`, reuse."""
 
-    __slots__ = ("_chains", "_expectations", "_forbids", "_min_matched", "_plan", "case", "error")
+    __slots__ = ("_chains", "_expectations", "_forbids", "_min_matched", "_plan", "_wording", "case", "error")
 
     def __init__(self, case: Case) -> None:
         """Compile ``case``: its matchers, its pairing plan and its requirements."""
@@ -37,6 +37,7 @@ class CompiledCase:
         self._expectations = tuple(CompiledExpectation.of(i, e) for i, e in enumerate(case.expectations))
         self._forbids = tuple(CompiledExpectation.of(i, f) for i, f in enumerate(case.forbids))
         self._plan = Plan.of(self._expectations, (f.tool for f in case.forbids))
+        self._wording: tuple[Wording, ...] | None = None
         chains: list[tuple[int | None, tuple[int, ...]]] = list(enumerate(case.chains))
         if case.ordered and len(case.expectations) > 1:
             chains.append((None, tuple(range(len(case.expectations)))))
@@ -123,9 +124,22 @@ class CompiledCase:
         if threshold_ok and not (called or forbidden or unexpected or breaks):
             return RunResult(case.name, "pass", score, matched, expected, total, precision, f1, pairs)
         findings = Findings(called, threshold_ok, forbidden, unexpected, breaks)
-        why = functools.partial(explain, case, self._expectations, self._forbids, calls, pairing, findings)
+        why = functools.partial(
+            explain, case, self._expectations, self._forbids, calls, pairing, findings, self._words
+        )
         failures = LaterFailures(why) if explain_later else why()
         return RunResult(case.name, "fail", score, matched, expected, total, precision, f1, pairs, failures)
+
+    def _words(self) -> tuple[Wording, ...]:
+        """How failures word this case's expectations, made when a run is first explained.
+
+        The wording is the same for every run; two threads that both make it at once make
+        equal tuples, and either may be kept.
+        """
+        words = self._wording
+        if words is None:
+            words = self._wording = wording(self._expectations)
+        return words
 
     def _forbidden(
         self, calls: Sequence[ToolCall], by_tool: Mapping[str, list[int]]

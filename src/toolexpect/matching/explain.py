@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 import functools
-import heapq
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -21,7 +20,17 @@ from toolexpect.matching.pairing import Pairing
 from toolexpect.matching.results import ArgReport, Failure, NearMiss
 from toolexpect.model import ArgMatcher, Case, Expectation, Op, PartialObject
 
-__all__ = ["MAX_CLOSEST", "MAX_EXPLAINED", "MAX_LISTED", "MAX_SCANNED", "Findings", "explain", "source_call"]
+__all__ = [
+    "MAX_CLOSEST",
+    "MAX_EXPLAINED",
+    "MAX_LISTED",
+    "MAX_SCANNED",
+    "Findings",
+    "Wording",
+    "explain",
+    "source_call",
+    "wording",
+]
 
 MAX_EXPLAINED = 100
 """At most this many unmatched expectations of a run get a closest-call analysis."""
@@ -155,6 +164,21 @@ def source_call(expectation: Expectation) -> str:
     return text if len(text) <= 120 else text[:119] + "…"
 
 
+class Wording(NamedTuple):
+    """How messages name one expectation: as the spec spells it, and what each matcher expects."""
+
+    source: str
+    described: tuple[str, ...]
+
+
+def wording(expectations: Sequence[CompiledExpectation]) -> tuple[Wording, ...]:
+    """The wording of each expectation of a case (the same for every run, so made once)."""
+    return tuple(
+        Wording(source_call(c.expectation), tuple(describe(m) for m in c.expectation.args))
+        for c in expectations
+    )
+
+
 # ---------------------------------------------------------------------------- explaining
 
 
@@ -165,8 +189,12 @@ def explain(
     calls: Sequence[ToolCall],
     pairing: Pairing,
     findings: Findings,
+    words: Callable[[], Sequence[Wording]],
 ) -> tuple[Failure, ...]:
-    """Why a failing run failed: every failure, in the order the report lists them."""
+    """Why a failing run failed: every failure, in the order the report lists them.
+
+    ``words`` gives the case's :func:`wording` (made once per case, when first needed).
+    """
     total = len(calls)
     expected = len(expectations)
     matched = pairing.matched
@@ -197,7 +225,7 @@ def explain(
                 },
             )
         )
-        failures.extend(_unmatched(case, expectations, calls, pairing.assigned))
+        failures.extend(_unmatched(case, expectations, calls, pairing.assigned, words()))
     for index, hits in findings.forbidden:
         banned = case.forbids[index]
         more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
@@ -212,7 +240,7 @@ def explain(
     if findings.unexpected:
         failures.extend(_unexpected(case, calls, pairing.assigned))
     for number, chain, (step, previous) in findings.breaks:
-        failures.append(_order(expectations, number, chain, step, previous, calls, pairing.by_tool))
+        failures.append(_order(expectations, words(), number, chain, step, previous, calls, pairing.by_tool))
     return tuple(failures)
 
 
@@ -221,6 +249,7 @@ def _unmatched(
     expectations: Sequence[CompiledExpectation],
     calls: Sequence[ToolCall],
     assigned: Sequence[int],
+    words: Sequence[Wording],
 ) -> list[Failure]:
     by_tool: dict[str, list[int]] = {}
     for position, call in enumerate(calls):
@@ -232,7 +261,7 @@ def _unmatched(
         if assigned[compiled.index] >= 0:
             continue
         expectation = compiled.expectation
-        source = source_call(expectation)
+        source, described = words[compiled.index]
         details: dict[str, Any] = {
             "expectation": compiled.index,
             "tool": expectation.tool,
@@ -252,7 +281,7 @@ def _unmatched(
             message = f"{source} not matched"
         else:
             explained += 1
-            closest = _closest(compiled, calls, by_tool[expectation.tool], paired_with)
+            closest = _closest(compiled, described, calls, by_tool[expectation.tool], paired_with)
             details["closest"] = closest
             best = closest[0]
             if best.holds == best.total:
@@ -273,6 +302,7 @@ def _unmatched(
 
 def _closest(
     compiled: CompiledExpectation,
+    described: Sequence[str],
     calls: Sequence[ToolCall],
     positions: Sequence[int],
     paired_with: Mapping[int, int],
@@ -284,7 +314,6 @@ def _closest(
         arguments = arguments_of(calls[position])
         held[position] = [check(arguments) for check in checks]
     ranked = sorted((-sum(map(bool, holds)), position) for position, holds in held.items())
-    described = [describe(m) for m in compiled.expectation.args]
     result: list[NearMiss] = []
     for negative, position in ranked[:MAX_CLOSEST]:
         call = calls[position]
@@ -340,6 +369,7 @@ def _unexpected(case: Case, calls: Sequence[ToolCall], assigned: Sequence[int]) 
 
 def _order(
     expectations: Sequence[CompiledExpectation],
+    words: Sequence[Wording],
     number: int | None,
     chain: tuple[int, ...],
     step: int,
@@ -351,11 +381,11 @@ def _order(
     expectation = compiled.expectation
     matching = tuple(p for p in by_tool.get(expectation.tool, ()) if compiled.check(arguments_of(calls[p])))
     requirement = "then" if number is not None else "require order"
-    source = source_call(expectation)
+    source = words[chain[step]].source
     if step == 0 or previous < 0:
         message = f"{requirement}: step 1 {source} has no matching call"
     else:
-        before = source_call(expectations[chain[step - 1]].expectation)
+        before = words[chain[step - 1]].source
         message = (
             f"{requirement}: step {step + 1} {source} has no matching call after "
             f"call #{previous + 1} (step {step}, {before})"
@@ -388,4 +418,5 @@ def _likeness(word: str, other: str) -> float:
 def _similar_tools(word: str, names: Iterable[str], n: int = 3, cutoff: float = 0.6) -> tuple[str, ...]:
     """The ``n`` called tool names most like ``word``, best first, as ``difflib.get_close_matches``."""
     scored = [(score, name) for name in names if (score := _likeness(word, name)) >= cutoff]
-    return tuple(name for _, name in heapq.nlargest(n, scored))
+    scored.sort(reverse=True)  # best score first, ties by name, as get_close_matches ranks
+    return tuple(name for _, name in scored[:n])

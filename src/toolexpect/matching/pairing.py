@@ -7,9 +7,10 @@ prepares a case's expectations once; :meth:`Plan.pair` pairs one run:
    argument-less expectations are set aside. Groups are numbered across the case's tools.
 2. The run's calls are bucketed by tool name; a tool's groups only ever see its bucket.
 3. Each group's *candidates* are the calls of its bucket that satisfy it, in call order.
-   They are found through an equality index made once per case: each call's values of the
-   arguments that groups compare to a scalar (``x="Berlin"``, ``n=5``) are looked up, as
-   value keys, in a table of the groups that want those values; only the groups found there
+   They are found through an equality index made once per case: each group that compares
+   an argument to a scalar (``x="Berlin"``, ``n=5``) is filed under one such argument (the
+   one most of the tool's groups share) and the value key it wants there. A call looks up
+   its value of each filed argument in that argument's table; only the groups found there
    test their other matchers. Groups without such a matcher test every call of the bucket.
 4. :func:`max_matching` pairs groups with candidates: a greedy start (groups in written
    order, each taking its earliest free candidates), then Hopcroft-Karp phases of
@@ -35,10 +36,12 @@ from toolexpect.matching.matchers import (
     Check,
     CompiledExpectation,
     all_of,
+    cost,
     indexable,
     signature,
 )
 from toolexpect.matching.values import value_key
+from toolexpect.model import ArgMatcher
 
 __all__ = ["Group", "Pairing", "Plan", "ToolPlan", "max_matching"]
 
@@ -52,26 +55,31 @@ Hits = tuple[tuple[int, Check | None], ...]
 class Group:
     """Identical expectations of one tool: their indices, their test, and their index entry.
 
-    ``key_names`` are the (sorted) names of the arguments the group compares to a scalar,
-    ``key`` the value keys it wants for them (one key, or a tuple for several), and
-    ``residual`` the test of its other matchers (``None`` when there are none).
+    ``key_name`` is the argument the group is indexed by (``None`` for a group without an
+    equality matcher on a scalar), ``key`` the value key it wants there, and ``residual``
+    the test of its other matchers (``None`` when there are none).
     """
 
     members: tuple[int, ...]
     check: Check
-    key_names: tuple[str, ...]
+    key_name: str | None
     key: Hashable
     residual: Check | None
 
 
 @dataclass(frozen=True, slots=True)
 class ToolPlan:
-    """The expectations of one tool: its groups' index (a table of groups per set of key
-    names), the groups without a key, and the argument-less expectations."""
+    """The expectations of one tool: its groups' index (a table of groups per argument
+    name), the groups without a key, and the argument-less expectations.
 
-    keyed: tuple[tuple[tuple[str, ...], Mapping[Hashable, Hits]], ...]
+    ``tested`` is false when no group of the tool tests a call (a tool only forbidden, or
+    only expected without arguments): its calls are then only listed.
+    """
+
+    keyed: tuple[tuple[str, Mapping[Hashable, Hits]], ...]
     unkeyed: tuple[tuple[int, Check], ...]
     universal: tuple[int, ...]
+    tested: bool
 
 
 class Pairing(NamedTuple):
@@ -88,54 +96,73 @@ def _keyable(value: Any) -> bool:
     return type(value) in _SCALARS and value == value
 
 
-def _group(compiled: CompiledExpectation, members: tuple[int, ...]) -> Group:
-    names: list[str] = []
-    keys: list[Hashable] = []
-    residual: list[Check] = []
+def _key_names(compiled: CompiledExpectation) -> list[str]:
+    """The arguments an expectation compares to a scalar (those an index can key)."""
+    return [m.name for m in compiled.expectation.args if indexable(m) and _keyable(m.value)]
+
+
+def _group(compiled: CompiledExpectation, members: tuple[int, ...], name: str | None) -> Group:
+    """The group of ``compiled``'s expectations, indexed by its argument ``name``."""
+    key_name = name
+    key: Hashable = None
+    residual: list[tuple[ArgMatcher, Check]] = []
     for matcher, check in zip(compiled.expectation.args, compiled.arg_checks, strict=True):
-        if indexable(matcher) and _keyable(matcher.value):
-            names.append(matcher.name)
-            keys.append(value_key(matcher.value))
+        if matcher.name == key_name and indexable(matcher) and _keyable(matcher.value):
+            key = value_key(matcher.value)
+            key_name = None  # the first such matcher is the key; any other is tested
         else:
-            residual.append(check)
-    order = sorted(range(len(names)), key=names.__getitem__)
-    key: Hashable = keys[order[0]] if len(order) == 1 else tuple(keys[i] for i in order)
+            residual.append((matcher, check))
+    residual.sort(key=lambda pair: cost(pair[0]))
     return Group(
         members=members,
         check=compiled.check,
-        key_names=tuple(names[i] for i in order),
+        key_name=name,
         key=key,
-        residual=all_of(residual) if residual else None,
+        residual=all_of([check for _, check in residual]) if residual else None,
     )
 
 
+def _tool_groups(found: Mapping[Hashable, tuple[CompiledExpectation, list[int]]]) -> list[Group]:
+    """The groups of one tool's expectations (each kind once, with its members).
+
+    Each group is indexed by one of its scalar-equality arguments: the one most of the
+    tool's groups share (the first by name among equals), so that one table serves them.
+    """
+    names = {key: _key_names(first) for key, (first, _) in found.items()}
+    shared: dict[str, int] = {}
+    for mine in names.values():
+        for name in set(mine):
+            shared[name] = shared.get(name, 0) + 1
+    groups = []
+    for key, (first, indices) in found.items():
+        mine = names[key]
+        chosen = min(mine, key=lambda name: (-shared[name], name)) if mine else None
+        groups.append(_group(first, tuple(indices), chosen))
+    return groups
+
+
 def _tool_plan(groups: Sequence[Group], first: int, universal: tuple[int, ...]) -> ToolPlan:
-    tables: dict[tuple[str, ...], dict[Hashable, list[tuple[int, Check | None]]]] = {}
+    tables: dict[str, dict[Hashable, list[tuple[int, Check | None]]]] = {}
     unkeyed: list[tuple[int, Check]] = []
     for number, group in enumerate(groups, first):
-        if group.key_names:
-            table = tables.setdefault(group.key_names, {})
+        if group.key_name is not None:
+            table = tables.setdefault(group.key_name, {})
             table.setdefault(group.key, []).append((number, group.residual))
         else:
             unkeyed.append((number, group.check))
-    keyed = tuple((names, {k: tuple(found) for k, found in table.items()}) for names, table in tables.items())
-    return ToolPlan(keyed, tuple(unkeyed), universal)
+    keyed = tuple((name, {k: tuple(found) for k, found in table.items()}) for name, table in tables.items())
+    return ToolPlan(keyed, tuple(unkeyed), universal, bool(keyed or unkeyed))
 
 
-def _call_key(arguments: Mapping[str, Any], names: tuple[str, ...]) -> Any:
-    """The key of a call's values of ``names``, as the tables hold keys; ``MISSING`` when a
-    name is missing or its value is not a scalar (no table holds such a key)."""
-    parts = []
-    for name in names:
-        value = arguments.get(name, MISSING)
-        kind = type(value)
-        if kind is int or isinstance(value, str):
-            parts.append(value)  # its own value key
-        elif kind is float or kind is bool or value is None:
-            parts.append(value_key(value))
-        else:
-            return MISSING
-    return parts[0] if len(parts) == 1 else tuple(parts)
+def _probe_key(value: Any) -> Any:
+    """The table key of a recorded value that is not a plain ``str`` or ``int`` (those
+    are their own keys); ``MISSING`` for a value no table holds (containers, NaN keys)."""
+    kind = type(value)
+    if kind is float or kind is bool or value is None:
+        return value_key(value)
+    if isinstance(value, str):
+        return value
+    return MISSING
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +171,8 @@ class Plan:
 
     ``groups`` are numbered across tools (each tool's groups together, in written order);
     ``members`` and ``capacity`` hold each group's expectations and their count.
-    ``universal`` lists each tool's argument-less expectations; ``listed`` are the tools
-    whose call positions a :class:`Pairing` lists.
+    ``tools`` holds a plan for each tool the case names (forbidden-only tools included, so
+    their calls are listed); ``universal`` lists each tool's argument-less expectations.
     """
 
     tools: Mapping[str, ToolPlan]
@@ -153,14 +180,12 @@ class Plan:
     members: tuple[tuple[int, ...], ...]
     capacity: tuple[int, ...]
     universal: tuple[tuple[str, tuple[int, ...]], ...]
-    listed: frozenset[str]
     size: int
 
     @classmethod
     def of(cls, expectations: Sequence[CompiledExpectation], listed: Iterable[str] = ()) -> Plan:
         """The plan of a case's expectations; ``listed`` adds tools to list (forbidden ones)."""
-        members: dict[str, dict[Hashable, list[int]]] = {}
-        first: dict[tuple[str, Hashable], CompiledExpectation] = {}
+        members: dict[str, dict[Hashable, tuple[CompiledExpectation, list[int]]]] = {}
         universal: dict[str, list[int]] = {}
         for compiled in expectations:
             expectation = compiled.expectation
@@ -171,75 +196,76 @@ class Plan:
                 universal[tool].append(compiled.index)
                 continue
             key = tuple(signature(m) for m in expectation.args)
-            first.setdefault((tool, key), compiled)
-            found.setdefault(key, []).append(compiled.index)
+            found.setdefault(key, (compiled, []))[1].append(compiled.index)
         tools: dict[str, ToolPlan] = {}
         groups: list[Group] = []
         for tool, found in members.items():
-            mine = [_group(first[tool, key], tuple(indices)) for key, indices in found.items()]
+            mine = _tool_groups(found)
             tools[tool] = _tool_plan(mine, len(groups), tuple(universal[tool]))
             groups.extend(mine)
+        for tool in listed:
+            tools.setdefault(tool, ToolPlan((), (), (), False))
         return cls(
             tools=tools,
             groups=tuple(groups),
             members=tuple(g.members for g in groups),
             capacity=tuple(len(g.members) for g in groups),
             universal=tuple((tool, tuple(u)) for tool, u in universal.items() if u),
-            listed=frozenset(tools) | frozenset(listed),
             size=len(expectations),
         )
 
     def pair(self, calls: Sequence[ToolCall]) -> Pairing:
-        """The maximum pairing of the planned expectations with ``calls`` (steps 2 to 5 above)."""
-        listed = self.listed
-        by_tool: dict[str, list[int]] = {}
-        for position, call in enumerate(calls):
-            name = call.name
-            if name in listed:
-                bucket = by_tool.get(name)
-                if bucket is None:
-                    by_tool[name] = [position]
-                else:
-                    bucket.append(position)
-        adjacency: list[list[int]] = [[] for _ in self.groups]
+        """The maximum pairing of the planned expectations with ``calls`` (steps 2 to 5 above).
+
+        One pass over the calls lists each named tool's calls and finds their groups; calls
+        of tools the case does not name are passed over.
+        """
         tools = self.tools
-        for tool, positions in by_tool.items():
-            tool_plan = tools.get(tool)
+        by_tool: dict[str, list[int]] = {}
+        adjacency: list[list[int]] = [[] for _ in self.groups]
+        position = -1
+        for call in calls:
+            position += 1
+            name = call.name
+            tool_plan = tools.get(name)
             if tool_plan is None:
                 continue
-            keyed = tool_plan.keyed
-            unkeyed = tool_plan.unkeyed
-            if not keyed and not unkeyed:
+            bucket = by_tool.get(name)
+            if bucket is None:
+                by_tool[name] = [position]
+            else:
+                bucket.append(position)
+            if not tool_plan.tested:
                 continue
-            for position in positions:
-                call = calls[position]
-                # The arguments matchers see: none where they were not valid JSON.
-                arguments = call.arguments if call.valid_json else NO_ARGUMENTS
-                for names, table in keyed:
-                    hits = table.get(_call_key(arguments, names))
-                    if hits is not None:
-                        for number, residual in hits:
-                            if residual is None or residual(arguments):
-                                adjacency[number].append(position)
-                for number, check in unkeyed:
-                    if check(arguments):
-                        adjacency[number].append(position)
+            # The arguments matchers see: none where they were not valid JSON.
+            arguments = call.arguments if call.valid_json else NO_ARGUMENTS
+            for key_name, table in tool_plan.keyed:
+                value = arguments.get(key_name, MISSING)
+                kind = type(value)
+                hits = table.get(value if kind is str or kind is int else _probe_key(value))
+                if hits is not None:
+                    for number, residual in hits:
+                        if residual is None or residual(arguments):
+                            adjacency[number].append(position)
+            for number, check in tool_plan.unkeyed:
+                if check(arguments):
+                    adjacency[number].append(position)
         owner = max_matching(adjacency, self.capacity, len(calls))
         assigned = [-1] * self.size
         matched = 0
         members = self.members
         taken = [0] * len(members)
-        for position, number in enumerate(owner):
+        for call_position, number in enumerate(owner):
             if number >= 0:
-                assigned[members[number][taken[number]]] = position
+                assigned[members[number][taken[number]]] = call_position
                 taken[number] += 1
                 matched += 1
         for tool, universal in self.universal:
             called = by_tool.get(tool)
             if called:
                 free = (p for p in called if owner[p] < 0)
-                for member, position in zip(universal, free, strict=False):
-                    assigned[member] = position
+                for member, call_position in zip(universal, free, strict=False):
+                    assigned[member] = call_position
                     matched += 1
         return Pairing(assigned, matched, by_tool)
 

@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from toolexpect.diagnostics import Diagnostic, Severity
+from toolexpect.report.github import annotation
 from toolexpect.report.style import Style
 
 __all__ = ["FORMATS", "render", "render_one"]
@@ -63,15 +64,16 @@ def render_one(d: Diagnostic, source: str | None, style: Style) -> str:
 
 def _github(d: Diagnostic) -> str:
     level = {"error": "error", "warning": "warning", "note": "notice"}[d.severity.value]
-    props = [f"file={d.path or ''}"]
-    if d.span:
-        props += [f"line={d.span.line}", f"col={d.span.column}"]
-        if d.span.end_line == d.span.line:
-            props.append(f"endColumn={d.span.end_column}")
-    props.append(f"title={d.code} {d.name}")
-    message = d.message + (f". Help: {d.help}" if d.help else "")
-    message = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    return f"::{level} {','.join(props)}::{message}"
+    span = d.span
+    return annotation(
+        level,
+        d.message + (f". Help: {d.help}" if d.help else ""),
+        file=d.path or "",
+        line=span.line if span else None,
+        col=span.column if span else None,
+        endColumn=span.end_column if span and span.end_line == span.line else None,
+        title=f"{d.code} {d.name}",
+    )
 
 
 def render(

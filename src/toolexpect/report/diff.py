@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolexpect.report.compare import GROUPS, CaseChange, Comparison, Figures
+from toolexpect.report.github import annotation
 from toolexpect.report.style import Style
 
 __all__ = ["DIFF_VERSION", "FORMATS", "render", "to_json"]
@@ -195,14 +196,6 @@ def _details(change: CaseChange) -> list[str]:
     return items
 
 
-def _escape(text: str, *, prop: bool = False) -> str:
-    """Text for a GitHub workflow command: data, or (``prop``) a property value."""
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    if prop:
-        text = text.replace(":", "%3A").replace(",", "%2C")
-    return text
-
-
 def render_github(comparison: Comparison) -> str:
     """GitHub Actions annotations: an error at the spec line of each newly failing case, a
     warning at each case with a lower score or pass rate, then a summary notice."""
@@ -211,18 +204,20 @@ def render_github(comparison: Comparison) -> str:
         if change.group not in ("newly failing", "worse") or change.new is None:
             continue
         level = "error" if change.group == "newly failing" else "warning"
-        props = []
-        if change.file:
-            props.append(f"file={_escape(change.file, prop=True)}")
-        if change.new.line:
-            props.append(f"line={change.new.line}")
-            if change.new.column:
-                props.append(f"col={change.new.column}")
-        props.append(f"title={_escape(f'toolexpect: {change.group}: {change.case}', prop=True)}")
+        line = change.new.line or None
         message = "; ".join([_figures_text(change), *change.new.messages[:1], *_call_lines(change)])
-        lines.append(f"::{level} {','.join(props)}::{_escape(message)}")
+        lines.append(
+            annotation(
+                level,
+                message,
+                file=change.file or None,
+                line=line,
+                col=change.new.column or None if line else None,
+                title=f"toolexpect: {change.group}: {change.case}",
+            )
+        )
     summary = f"{_counts_text(comparison)}: {_verdict(comparison)}"
-    lines.append(f"::notice title=toolexpect diff::{_escape(summary)}")
+    lines.append(annotation("notice", summary, title="toolexpect diff"))
     return "\n".join(lines) + "\n"
 
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 from xml.etree import ElementTree as ET
 
+from toolexpect.report.github import annotation
 from toolexpect.report.style import Style
 from toolexpect.scoring import CaseOutcome, ScoreReport
 
@@ -344,13 +345,6 @@ def render_junit(report: ScoreReport) -> str:
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suite, encoding="unicode") + "\n"
 
 
-def _escape(text: str, *, prop: bool = False) -> str:
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    if prop:
-        text = text.replace(":", "%3A").replace(",", "%2C")
-    return text
-
-
 def render_github(report: ScoreReport) -> str:
     """GitHub Actions annotations at the spec line of each failure, then a summary notice."""
     lines: list[str] = []
@@ -360,15 +354,17 @@ def render_github(report: ScoreReport) -> str:
         level = "error"
         for failure, message in _failure_lines(outcome):
             span = getattr(failure, "span", None) or outcome.case.span
-            props = []
-            if outcome.file:
-                props.append(f"file={_escape(outcome.file, prop=True)}")
-            if span is not None:
-                props.append(f"line={span.line}")
-                props.append(f"col={span.column}")
-            props.append(f"title={_escape('toolexpect: ' + outcome.case.name, prop=True)}")
-            lines.append(f"::{level} {','.join(props)}::{_escape(message)}")
-    lines.append(f"::notice title=toolexpect::{_escape(_summary(report))}")
+            lines.append(
+                annotation(
+                    level,
+                    message,
+                    file=outcome.file or None,
+                    line=span.line if span is not None else None,
+                    col=span.column if span is not None else None,
+                    title=f"toolexpect: {outcome.case.name}",
+                )
+            )
+    lines.append(annotation("notice", _summary(report), title="toolexpect"))
     return "\n".join(lines) + "\n"
 
 
