@@ -53,6 +53,7 @@ CallLike: TypeAlias = ToolCall | Mapping[str, Any]
 """A recorded call: a ``ToolCall`` or a dict with ``name`` and ``arguments``."""
 
 _CALL_KEYS = frozenset({"name", "arguments", "id", "args"})
+_SCALARS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
 
 
 class SpecError(ValueError):
@@ -107,6 +108,9 @@ def _plain_arguments(arguments: Mapping[Any, Any]) -> Mapping[str, Json]:
         if type(name) is not str:
             name = str.__str__(name) if isinstance(name, str) else str(name)
             changed = True
+        if type(item) in _SCALARS:
+            plain[name] = item
+            continue
         converted = to_json(item, strict=True, argument=name)
         changed = changed or converted is not item
         plain[name] = converted
@@ -225,12 +229,12 @@ class ToolCallAccuracyEvaluator:
         when first asked for, so that reading ``value`` alone does not pay for it.
         """
         expected = sample.expected_tool_calls
-        if isinstance(expected, str | bytes | Mapping | ToolCall | Expectation):
-            raise TypeError(
-                "expected_tool_calls must be a list of expected calls; "
-                f"got a single {type(expected).__name__}"
-            )
         if type(expected) is not list and type(expected) is not tuple:
+            if isinstance(expected, str | bytes | Mapping | ToolCall | Expectation):
+                raise TypeError(
+                    "expected_tool_calls must be a list of expected calls; "
+                    f"got a single {type(expected).__name__}"
+                )
             try:
                 expected = tuple(expected)  # any iterable, read once
             except TypeError:

@@ -201,19 +201,28 @@ def bind_arguments(
 
 
 _SCALARS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
+_PLAIN: frozenset[type] = frozenset({dict, list})
 _ARRAY_MODULES = frozenset({"numpy", "pandas"})
 
 
-class _Walk:
-    """One conversion: what to do with an unknown value, what to name in errors, and the
-    containers on the current path (to tell a cycle)."""
+class _TooDeep(Exception):
+    """Nesting beyond MAX_DEPTH; ``chain`` gathers the containers on the path as it goes up."""
 
-    __slots__ = ("active", "argument", "strict")
+    def __init__(self, value: Any) -> None:
+        super().__init__()
+        self.chain = {id(value)}
+        self.seen = 1
+        self.circular = False
+
+
+class _Walk:
+    """One conversion: what to do with an unknown value, and what to name in errors."""
+
+    __slots__ = ("argument", "strict")
 
     def __init__(self, strict: bool, argument: str | None) -> None:
         self.strict = strict
         self.argument = argument
-        self.active: set[int] = set()
 
     def where(self) -> str:
         return f"argument {self.argument!r}" if self.argument is not None else "the value"
@@ -233,7 +242,13 @@ def to_json(value: Any, *, strict: bool = False, argument: str | None = None) ->
     """
     if type(value) in _SCALARS:
         return value  # type: ignore[no-any-return]
-    converted: Json = _convert(value, 0, _Walk(strict, argument))
+    walk = _Walk(strict, argument)
+    try:
+        converted: Json = _container(value, 0, walk) if type(value) in _PLAIN else _convert(value, 0, walk)
+    except _TooDeep as error:
+        if error.circular:
+            raise ValueError(f"{walk.where()} contains itself (a circular reference)") from None
+        raise ValueError(f"{walk.where()} nests lists and objects deeper than {MAX_DEPTH} levels") from None
     return converted
 
 
@@ -293,38 +308,63 @@ def _exact(value: Decimal | numbers.Rational, walk: _Walk) -> int | float:
 
 
 def _container(value: Any, depth: int, walk: _Walk) -> Any:
-    """A list or dict of converted items; the very value when it needs no change."""
+    """A list or dict of converted items; the very value when it needs no change.
+
+    A value that contains itself nests without end, so the depth bound stops it too; the
+    containers on the way down are gathered as :class:`_TooDeep` goes up, to tell the two
+    apart in the message.
+    """
     depth += 1
     if depth > MAX_DEPTH:
-        raise ValueError(f"{walk.where()} nests lists and objects deeper than {MAX_DEPTH} levels")
-    key = id(value)
-    if key in walk.active:
-        raise ValueError(f"{walk.where()} contains itself (a circular reference)")
-    walk.active.add(key)
+        raise _TooDeep(value)
     try:
-        if isinstance(value, Mapping):
-            out: dict[str, Any] = {}
-            changed = type(value) is not dict
+        return _items(value, depth, walk)
+    except _TooDeep as error:
+        error.chain.add(id(value))
+        error.seen += 1
+        if len(error.chain) < error.seen:  # a container met twice on one path
+            error.circular = True
+        raise
+
+
+def _items(value: Any, depth: int, walk: _Walk) -> Any:
+    kind = type(value)
+    if kind is dict or (kind is not list and kind is not tuple and isinstance(value, Mapping)):
+        if kind is dict:
             for name, item in value.items():
-                if type(name) is not str:
-                    name = _key(name)
-                    changed = True
-                converted = item if type(item) in _SCALARS else _convert(item, depth, walk)
-                changed = changed or converted is not item
-                out[name] = converted
-            return out if changed else value
-        if isinstance(value, set | frozenset):
-            converted = [_convert(v, depth, walk) for v in value]
-            try:
-                return sorted(converted)
-            except TypeError:
-                return converted
-        listed = [v if type(v) in _SCALARS else _convert(v, depth, walk) for v in value]
-        if type(value) is list and all(a is b for a, b in zip(listed, value, strict=True)):
-            return value
-        return listed
-    finally:
-        walk.active.discard(key)
+                if type(name) is not str or type(item) not in _SCALARS:
+                    break
+            else:
+                return value
+        out: dict[str, Any] = {}
+        changed = kind is not dict
+        for name, item in value.items():
+            if type(name) is not str:
+                name = _key(name)
+                changed = True
+            if type(item) in _SCALARS:
+                out[name] = item
+                continue
+            converted = _convert(item, depth, walk)
+            changed = changed or converted is not item
+            out[name] = converted
+        return out if changed else value
+    if isinstance(value, set | frozenset):
+        items = [_convert(item, depth, walk) for item in value]
+        try:
+            return sorted(items)
+        except TypeError:
+            return items
+    listed = []
+    changed = kind is not list
+    for item in value:
+        if type(item) in _SCALARS:
+            listed.append(item)
+            continue
+        converted = _convert(item, depth, walk)
+        changed = changed or converted is not item
+        listed.append(converted)
+    return listed if changed else value
 
 
 def _key(key: Any) -> str:
