@@ -262,13 +262,11 @@ def _convert(value: Any, depth: int, walk: _Walk) -> Any:
         return _convert(value.value, depth, walk)
     if isinstance(value, str):
         return str.__str__(value)
-    if isinstance(value, bool):  # numpy's bool_ is not one; it goes by tolist() below
-        return bool(value)
     if isinstance(value, int):
         return int.__int__(value)
     if isinstance(value, float):
         return float.__float__(value)
-    if kind.__module__.partition(".")[0] in _ARRAY_MODULES:
+    if kind.__module__.partition(".")[0] in _ARRAY_MODULES:  # numpy.bool_ too: not a number
         tolist = getattr(value, "tolist", None)
         if callable(tolist):
             return _convert(tolist(), depth, walk)
