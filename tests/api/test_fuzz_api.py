@@ -1,12 +1,11 @@
 """Any value given to the Python API: a score, or a TypeError/ValueError; never another exception.
 
-The normal run tries a few dozen values per test; set ``TOOLEXPECT_FUZZ_EXAMPLES`` (e.g.
-``5000``) for a longer run by hand.
+The normal run tries a few dozen values per test; a longer run by hand takes the
+``long`` hypothesis profile (``HYPOTHESIS_PROFILE=long``).
 """
 
 from __future__ import annotations
 
-import os
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -17,7 +16,9 @@ from hypothesis import strategies as st
 from toolexpect import Sample, ToolCall, ToolCallAccuracyEvaluator, score
 from toolexpect.logs import LogError, samples_from_value
 
-EXAMPLES = int(os.environ.get("TOOLEXPECT_FUZZ_EXAMPLES", "60"))
+# 100 examples by default; the ``long`` profile (HYPOTHESIS_PROFILE=long) runs fifty times more.
+SCALE = max(1, settings.default.max_examples // 100)
+EXAMPLES = 60 * SCALE
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 
 

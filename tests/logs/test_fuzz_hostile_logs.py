@@ -1,13 +1,12 @@
 """Mutated logs, read and scored: samples, diagnostics or a LogError, never another exception.
 
-The normal run tries a few dozen mutations per test (a few seconds in all); set
-``TOOLEXPECT_FUZZ_EXAMPLES`` (e.g. ``5000``) for a longer run by hand.
+The normal run tries a few dozen mutations per test (a few seconds in all); a
+longer run by hand takes the ``long`` hypothesis profile (``HYPOTHESIS_PROFILE=long``).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 from pathlib import Path
 
@@ -38,7 +37,9 @@ SEED_BYTES = [
     for seed in SEEDS
     for path in (sorted(p for p in seed.iterdir() if p.is_file())[:1] if seed.is_dir() else [seed])
 ]
-EXAMPLES = int(os.environ.get("TOOLEXPECT_FUZZ_EXAMPLES", "40"))
+# 100 examples by default; the ``long`` profile (HYPOTHESIS_PROFILE=long) runs fifty times more.
+SCALE = max(1, settings.default.max_examples // 100)
+EXAMPLES = 40 * SCALE
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 PIECES = [
     *(b"{", b"}", b"[", b"]", b'"', b",", b":", b"\n", b"\\", b" ", b"null", b"9" * 30),
