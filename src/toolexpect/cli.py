@@ -17,6 +17,7 @@ from typing import IO, TYPE_CHECKING, TypeVar
 
 from toolexpect import __version__
 from toolexpect.diagnostics import Diagnostic, Severity
+from toolexpect.lines import split_lines_keepends
 from toolexpect.document import without_spans
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.style import Style, wants_colour
@@ -296,8 +297,8 @@ def _cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         if args.diff:
             out.writelines(
                 difflib.unified_diff(
-                    (loaded.text or "").splitlines(keepends=True),
-                    formatted.splitlines(keepends=True),
+                    split_lines_keepends(loaded.text or ""),
+                    split_lines_keepends(formatted),
                     fromfile=path,
                     tofile=path,
                 )

@@ -7,6 +7,7 @@ model is built only from a document that is valid and free of lint errors.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -168,16 +169,7 @@ def load_spec_file(path: str | os.PathLike[str]) -> SpecFile:
         return _placed(SpecFile(shown, kind, diagnostics=[diagnostic]))
 
     try:
-        size = os.path.getsize(path)
-        if size > MAX_SPEC_BYTES:
-            return refused(
-                make(
-                    "P105",
-                    f"spec file is {size:,} bytes; the limit is {MAX_SPEC_BYTES:,}",
-                    help="split the spec into several files",
-                )
-            )
-        data = Path(path).read_bytes()
+        data, size = _read_bounded(path)
     except OSError as error:
         return refused(
             make(
@@ -186,11 +178,21 @@ def load_spec_file(path: str | os.PathLike[str]) -> SpecFile:
                 help="check the path and its permissions",
             )
         )
+    if data is None:
+        held = f"is {size:,} bytes" if size is not None else f"holds more than {MAX_SPEC_BYTES:,} bytes"
+        return refused(
+            make(
+                "P105",
+                f"spec file {held}; the limit is {MAX_SPEC_BYTES:,}",
+                help="split the spec into several files",
+            )
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        line_start = data.rfind(b"\n", 0, error.start) + 1
+        line = data.count(b"\n", 0, error.start) + 1
+        column = len(data[line_start : error.start].decode("utf-8")) + 1
         return refused(
             make(
                 "P106",
@@ -200,6 +202,32 @@ def load_spec_file(path: str | os.PathLike[str]) -> SpecFile:
             )
         )
     return parse_spec_source(text, kind, name=stem_of(path), path=shown)
+
+
+def _read_bounded(path: str | os.PathLike[str]) -> tuple[bytes | None, int | None]:
+    """The bytes of ``path``, or ``None`` when it holds more than ``MAX_SPEC_BYTES``; and the
+    size a regular file reports.
+
+    That size is not trusted: a device (``/dev/zero``), a pipe or a file that grows while it
+    is read says nothing true about what it holds, so at most one byte more than the limit is
+    read, whatever the file is.
+    """
+    with open(path, "rb") as handle:
+        status = os.fstat(handle.fileno())
+        size = status.st_size if stat.S_ISREG(status.st_mode) else None
+        if size is not None and size > MAX_SPEC_BYTES:
+            return None, size
+        chunks: list[bytes] = []
+        left = MAX_SPEC_BYTES + 1
+        while left > 0:
+            chunk = handle.read(left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    if left <= 0:
+        return None, None
+    return b"".join(chunks), size
 
 
 def find_spec_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path | str]:

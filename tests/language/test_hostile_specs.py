@@ -1,0 +1,244 @@
+"""Hostile spec input: no traceback, no unbounded read, no wrong place, no lost statement.
+
+Each test names the point of issue 13 it guards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from toolexpect import specfile
+from toolexpect.cli import main
+from toolexpect.language.strings import MAX_INT_DIGITS
+from toolexpect.specfile import MAX_SPEC_BYTES, load_spec_file, parse_spec_source
+
+HUGE = "1" + "0" * 4300
+"""More digits than Python converts by default (4300), far over toolexpect's limit."""
+
+LONG = "9" * (MAX_INT_DIGITS + 1)
+"""One digit over the limit, within what Python converts."""
+
+
+@pytest.fixture(autouse=True)
+def _no_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _spec_texts(number: str) -> dict[str, str]:
+    """One spec with ``number`` as an argument value, in each of the three forms."""
+    return {
+        "t.expect": f"expect t(x={number})\n",
+        "t.expect.json": json.dumps({"cases": [{"name": "a", "expect": [{"tool": "t"}]}]}).replace(
+            '{"tool": "t"}', '{"tool": "t", "args": [{"name": "x", "op": "eq", "value": %s}]}' % number
+        ),
+        "t.expect.yaml": "cases:\n  - name: a\n    expect:\n      - tool: t\n"
+        f"        args:\n          - {{name: x, op: eq, value: {number}}}\n",
+    }
+
+
+# -- 1: integer literals have at most MAX_INT_DIGITS digits ---------------------------
+
+
+@pytest.mark.parametrize("number", [HUGE, LONG, "-" + LONG], ids=["4301-digits", "641-digits", "negative"])
+@pytest.mark.parametrize("name", ["t.expect", "t.expect.json", "t.expect.yaml"])
+@pytest.mark.parametrize("command", ["lint", "compile", "format"])
+def test_too_many_digits_is_a_positioned_p110(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], number: str, name: str, command: str
+) -> None:
+    """An integer longer than the limit is P110 at its place, never a traceback, in every form."""
+    path = tmp_path / name
+    path.write_text(_spec_texts(number)[name], encoding="utf-8")
+    code, out, err = _run(capsys, command, str(path)) if command != "lint" else _run(
+        capsys, "lint", "--format", "concise", str(path)
+    )
+    shown = out + err
+    assert code in (1, 2)
+    assert "Traceback" not in shown
+    assert "P110" in shown and f"the limit is {MAX_INT_DIGITS}" in shown
+    line = 1 if name == "t.expect" else (6 if name.endswith("yaml") else 1)
+    assert f"{name}:{line}:" in shown
+
+
+def test_score_refuses_a_spec_with_too_many_digits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """score stops at the spec's P110 (exit 2) rather than crashing on the number."""
+    spec = tmp_path / "t.expect"
+    spec.write_text(f"expect t(x={HUGE})\n", encoding="utf-8")
+    log = tmp_path / "log.jsonl"
+    log.write_text('{"name": "t", "arguments": {"x": 1}}\n', encoding="utf-8")
+    code, out, err = _run(capsys, "score", str(spec), "--log", str(log))
+    assert code == 2
+    assert "P110" in err and "Traceback" not in out + err
+
+
+def test_integers_at_the_limit_are_kept_exactly() -> None:
+    """An integer of exactly MAX_INT_DIGITS digits reads back as that integer in every form."""
+    number = "8" * MAX_INT_DIGITS
+    for name, text in _spec_texts(number).items():
+        loaded = parse_spec_source(text, specfile.kind_of(name), name="t")
+        assert loaded.ok, (name, loaded.diagnostics)
+        assert loaded.document is not None
+        assert loaded.document["cases"][0]["expect"][0]["args"][0]["value"] == int(number)
+
+
+def test_yaml_integers_in_other_bases_are_bounded_by_value() -> None:
+    """A YAML hexadecimal integer as large as 641 decimal digits is P110, not a crash later."""
+    text = _spec_texts("0x" + "f" * 540)["t.expect.yaml"]
+    loaded = parse_spec_source(text, "yaml")
+    assert [d.code for d in loaded.diagnostics] == ["P110"]
+    assert loaded.diagnostics[0].line == 6
+
+
+# -- 2: NaN and infinities in YAML specs ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "literal"),
+    [("value", ".nan"), ("value", "-.inf"), ("value", ".Inf"), ("value", "1.0e+400")],
+)
+def test_yaml_nan_and_infinity_are_refused_where_written(field: str, literal: str) -> None:
+    """NaN, ±infinity and floats beyond 64 bits in a YAML spec are P110 at their line and column."""
+    text = _spec_texts(literal)["t.expect.yaml"]
+    loaded = parse_spec_source(text, "yaml")
+    assert [d.code for d in loaded.diagnostics] == ["P110"]
+    span = loaded.diagnostics[0].span
+    assert span is not None
+    assert (span.line, span.column) == (6, 38)
+
+
+@pytest.mark.parametrize("literal", [".nan", ".inf", "-.inf"])
+def test_yaml_nan_threshold_and_tolerance_are_refused(literal: str) -> None:
+    """A NaN threshold or tolerance can no longer pass a case: the spec is refused."""
+    threshold = f"cases:\n  - name: a\n    expect: [{{tool: t}}]\n    require:\n      - {{kind: accuracy, threshold: {literal}}}\n"
+    tolerance = (
+        "cases:\n  - name: a\n    expect:\n      - tool: t\n        args:\n"
+        f"          - {{name: x, op: approx, value: 1, tolerance: {literal}}}\n"
+    )
+    for text in (threshold, tolerance):
+        loaded = parse_spec_source(text, "yaml")
+        assert [d.code for d in loaded.diagnostics] == ["P110"], text
+        assert loaded.spec is None
+
+
+def test_json_float_beyond_64_bits_is_refused() -> None:
+    """1e400 in a JSON spec is P110 at its place, not an infinity in the document."""
+    loaded = parse_spec_source(_spec_texts("1e400")["t.expect.json"], "json")
+    assert [d.code for d in loaded.diagnostics] == ["P110"]
+    assert loaded.diagnostics[0].span is not None
+
+
+@pytest.mark.parametrize("literal", [".nan", "-.inf", "1.0e+400"])
+def test_compile_and_format_of_a_yaml_nan_give_no_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], literal: str
+) -> None:
+    """compile never prints NaN and format never crashes: both refuse the spec with exit 2."""
+    path = tmp_path / "t.expect.yaml"
+    path.write_text(_spec_texts(literal)["t.expect.yaml"], encoding="utf-8")
+    for command in ("compile", "format"):
+        code, out, err = _run(capsys, command, str(path))
+        assert code == 2
+        assert out == ""
+        assert "P110" in err
+
+
+# -- 3: what is read from a spec file is bounded ---------------------------------------------
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_dev_zero_is_refused_after_the_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    """lint /dev/zero reads at most the limit + 1 bytes, then reports P105 and exits 2."""
+    code, out, _ = _run(capsys, "lint", "--format", "concise", "/dev/zero")
+    assert code == 2
+    assert out.strip() == f"/dev/zero: P105 spec file holds more than {MAX_SPEC_BYTES:,} bytes; the limit is {MAX_SPEC_BYTES:,}"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_that_never_ends_is_refused(tmp_path: Path) -> None:
+    """A FIFO fed without end is read up to the limit + 1 bytes and refused."""
+    fifo = tmp_path / "endless.expect"
+    os.mkfifo(fifo)
+    stop = threading.Event()
+
+    def feed() -> None:
+        try:
+            with open(fifo, "wb") as stream:
+                while not stop.is_set():
+                    stream.write(b"expect t\n" * 4096)
+        except BrokenPipeError:
+            pass
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    try:
+        loaded = load_spec_file(fifo)
+    finally:
+        stop.set()
+    writer.join(timeout=10)
+    assert [d.code for d in loaded.diagnostics] == ["P105"]
+
+
+# -- 7: one definition of a line --------------------------------------------------------------
+
+ODD_BREAKS = ["\f", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "\r"]
+"""Characters ``str.splitlines`` ends a line at, which the language does not."""
+
+
+@pytest.mark.parametrize("char", ODD_BREAKS, ids=[repr(c) for c in ODD_BREAKS])
+def test_excerpt_shows_the_line_the_position_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], char: str
+) -> None:
+    """After a comment holding a character splitlines breaks at, the excerpt is the right line."""
+    path = tmp_path / "t.expect"
+    path.write_text(f"expect a  # one{char}two\nexpect b(x=)\n", encoding="utf-8", newline="")
+    code, out, _ = _run(capsys, "lint", str(path))
+    assert code == 1
+    assert f"{path}:2:12" in out
+    assert "2 | expect b(x=)\n" in out
+    caret_line = out.splitlines()[out.splitlines().index("2 | expect b(x=)") + 1]
+    assert caret_line.index("^") == len("2 | expect b(x=")
+
+
+def test_control_characters_in_an_excerpt_do_not_move_the_caret(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A lone \\r on the excerpt's line is shown as one visible character, caret in place."""
+    path = tmp_path / "t.expect"
+    path.write_bytes(b"expect a\rexpect b\n")
+    code, out, _ = _run(capsys, "lint", str(path))
+    assert code == 1
+    assert "\r" not in out
+    lines = out.splitlines()
+    shown = next(line for line in lines if line.startswith("1 | "))
+    caret = lines[lines.index(shown) + 1]
+    assert shown[caret.index("^")] == "e"  # the second "expect", where the error is
+
+
+@pytest.mark.parametrize("char", ["\x85", "\u2028", "\r"])
+def test_yaml_places_count_lines_as_the_language_does(char: str) -> None:
+    """PyYAML ends lines at \\x85, U+2028 and a lone \\r; toolexpect's places do not."""
+    text = f'cases:\n  - name: "a{char}b"\n    expect: 1\n'
+    loaded = parse_spec_source(text, "yaml")
+    assert [d.code for d in loaded.diagnostics] == ["V202"]
+    span = loaded.diagnostics[0].span
+    assert span is not None and (span.line, span.column) == (3, 13)
+
+
+def test_format_diff_splits_lines_only_at_new_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """format --diff shows a comment holding U+2028 as one line, not two."""
+    path = tmp_path / "t.expect"
+    path.write_text("expect   a  # x\u2028y\n", encoding="utf-8")
+    code, out, _ = _run(capsys, "format", "--diff", str(path))
+    assert code == 1
+    assert "-expect   a  # x\u2028y\n" in out
+    assert "+expect a  # x\u2028y\n" in out
+
