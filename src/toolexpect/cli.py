@@ -17,8 +17,8 @@ from typing import IO, TYPE_CHECKING, TypeVar
 
 from toolexpect import __version__
 from toolexpect.diagnostics import Diagnostic, Severity
-from toolexpect.lines import split_lines_keepends
 from toolexpect.document import without_spans
+from toolexpect.lines import split_lines_keepends
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.style import Style, wants_colour
 from toolexpect.specfile import SpecFile, find_spec_files, load_spec_file

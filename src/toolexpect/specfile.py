@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from toolexpect import lint, schema
 from toolexpect.diagnostics import Diagnostic, Severity, Span, make
+from toolexpect.document import Repeat
 from toolexpect.language.parse import Comment, parse_text
 from toolexpect.sources import read_json, read_yaml
 
@@ -100,16 +101,19 @@ def parse_spec_source(
     """Run source text through the pipeline; ``name`` names a text file's implicit case."""
     result = SpecFile(path=path, kind=kind, text=text)
     locate: Any
+    repeats: list[Repeat]
     if kind == "text":
         parsed = parse_text(text, name)
         result.comments = parsed.comments
         result.diagnostics.extend(parsed.diagnostics)
         document = parsed.document
+        repeats = parsed.repeats
         locate = None
     else:
         located = read_json(text) if kind == "json" else read_yaml(text)
         result.diagnostics.extend(located.diagnostics)
         document = located.document
+        repeats = located.repeats
 
         def locate(path_key: tuple[str | int, ...], key: bool = False) -> Any:
             return located.locate(path_key, key=key)
@@ -125,13 +129,15 @@ def parse_spec_source(
         result.diagnostics.extend(problems)
         if {d.code for d in problems} <= _VALUE_CODES:
             # The structure is sound, only values are out of range: lint can still run.
-            result.diagnostics.extend(lint.check(document, locate or schema.locate_in_document(document)))
+            result.diagnostics.extend(
+                lint.check(document, locate or schema.locate_in_document(document), repeats)
+            )
             result.diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
         return _placed(result)
     if kind != "text":
         _attach_spans(document, locate)
     result.document = document
-    result.diagnostics.extend(lint.check(document, locate or schema.locate_in_document(document)))
+    result.diagnostics.extend(lint.check(document, locate or schema.locate_in_document(document), repeats))
     result.modelled = result.ok
     return _placed(result)
 

@@ -5,7 +5,6 @@ Each test names the point of issue 13 it guards.
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from pathlib import Path
@@ -39,9 +38,8 @@ def _spec_texts(number: str) -> dict[str, str]:
     """One spec with ``number`` as an argument value, in each of the three forms."""
     return {
         "t.expect": f"expect t(x={number})\n",
-        "t.expect.json": json.dumps({"cases": [{"name": "a", "expect": [{"tool": "t"}]}]}).replace(
-            '{"tool": "t"}', '{"tool": "t", "args": [{"name": "x", "op": "eq", "value": %s}]}' % number
-        ),
+        "t.expect.json": '{"cases": [{"name": "a", "expect": [{"tool": "t", "args": '
+        f'[{{"name": "x", "op": "eq", "value": {number}}}]}}]}}]}}',
         "t.expect.yaml": "cases:\n  - name: a\n    expect:\n      - tool: t\n"
         f"        args:\n          - {{name: x, op: eq, value: {number}}}\n",
     }
@@ -70,7 +68,9 @@ def test_too_many_digits_is_a_positioned_p110(
     assert f"{name}:{line}:" in shown
 
 
-def test_score_refuses_a_spec_with_too_many_digits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_score_refuses_a_spec_with_too_many_digits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """score stops at the spec's P110 (exit 2) rather than crashing on the number."""
     spec = tmp_path / "t.expect"
     spec.write_text(f"expect t(x={HUGE})\n", encoding="utf-8")
@@ -119,7 +119,10 @@ def test_yaml_nan_and_infinity_are_refused_where_written(field: str, literal: st
 @pytest.mark.parametrize("literal", [".nan", ".inf", "-.inf"])
 def test_yaml_nan_threshold_and_tolerance_are_refused(literal: str) -> None:
     """A NaN threshold or tolerance can no longer pass a case: the spec is refused."""
-    threshold = f"cases:\n  - name: a\n    expect: [{{tool: t}}]\n    require:\n      - {{kind: accuracy, threshold: {literal}}}\n"
+    threshold = (
+        "cases:\n  - name: a\n    expect: [{tool: t}]\n    require:\n"
+        f"      - {{kind: accuracy, threshold: {literal}}}\n"
+    )
     tolerance = (
         "cases:\n  - name: a\n    expect:\n      - tool: t\n        args:\n"
         f"          - {{name: x, op: approx, value: 1, tolerance: {literal}}}\n"
@@ -159,7 +162,10 @@ def test_dev_zero_is_refused_after_the_limit(capsys: pytest.CaptureFixture[str])
     """lint /dev/zero reads at most the limit + 1 bytes, then reports P105 and exits 2."""
     code, out, _ = _run(capsys, "lint", "--format", "concise", "/dev/zero")
     assert code == 2
-    assert out.strip() == f"/dev/zero: P105 spec file holds more than {MAX_SPEC_BYTES:,} bytes; the limit is {MAX_SPEC_BYTES:,}"
+    assert out.strip() == (
+        f"/dev/zero: P105 spec file holds more than {MAX_SPEC_BYTES:,} bytes; "
+        f"the limit is {MAX_SPEC_BYTES:,}"
+    )
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
@@ -233,7 +239,9 @@ def test_yaml_places_count_lines_as_the_language_does(char: str) -> None:
     assert span is not None and (span.line, span.column) == (3, 13)
 
 
-def test_format_diff_splits_lines_only_at_new_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_format_diff_splits_lines_only_at_new_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """format --diff shows a comment holding U+2028 as one line, not two."""
     path = tmp_path / "t.expect"
     path.write_text("expect   a  # x\u2028y\n", encoding="utf-8")
@@ -242,3 +250,93 @@ def test_format_diff_splits_lines_only_at_new_lines(tmp_path: Path, capsys: pyte
     assert "-expect   a  # x\u2028y\n" in out
     assert "+expect a  # x\u2028y\n" in out
 
+
+
+# -- 5: a statement a case holds once, written twice -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("statement", "again"),
+    [
+        ('question "a"', 'question "b"'),
+        ('question "a"', 'question "a"'),
+        ("require accuracy >= 0.5", "require accuracy >= 0.5"),
+        ("require pass rate >= 0.5", "require pass rate >= 0.5"),
+    ],
+)
+def test_a_repeated_single_statement_is_a_lint_error(statement: str, again: str) -> None:
+    """A second question or threshold is L308 (an error) at the second statement."""
+    for text in (
+        f"expect t\n{statement}\n{again}\n",
+        f'case "c" {{\n    expect t\n    {statement}\n    {again}\n}}\n',
+    ):
+        loaded = parse_spec_source(text)
+        assert [d.code for d in loaded.diagnostics] == ["L308"], text
+        assert loaded.diagnostics[0].line == text.count("\n", 0, text.rindex(again)) + 1
+        assert not loaded.ok
+
+
+def test_format_never_drops_a_repeated_question(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """format leaves a file with two questions untouched, reports L308 and exits 2."""
+    path = tmp_path / "t.expect"
+    original = 'question "first"\nquestion "second"\nexpect t\n'
+    path.write_text(original, encoding="utf-8")
+    code, _, err = _run(capsys, "format", str(path))
+    assert code == 2
+    assert "L308" in err
+    assert path.read_text(encoding="utf-8") == original
+
+
+def test_repeated_flags_stay_a_warning() -> None:
+    """A flag written twice (require order) keeps both in the document: still the L306 warning."""
+    loaded = parse_spec_source("expect t\nrequire order\nrequire order\n")
+    assert [d.code for d in loaded.diagnostics] == ["L306"]
+    assert loaded.document is not None
+    assert len(loaded.document["cases"][0]["require"]) == 2
+
+
+# -- 6: duplicate keys, and no stale partial flag -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "line"),
+    [
+        ("t.expect", "expect t(x={a: 1, b: 2, a: 3})\n", 1),
+        ("t.expect", 'expect t(x=[{"k": {a: 1, "a": 2}}])\n', 1),
+        ("t.expect.json", '{"cases": [{"name": "a",\n "name": "b", "expect": [{"tool": "t"}]}]}', 2),
+        ("t.expect.yaml", "cases:\n  - name: a\n    expect:\n      - tool: t\n    name: b\n", 5),
+    ],
+)
+def test_a_duplicate_key_is_a_lint_error(name: str, text: str, line: int) -> None:
+    """A key written twice in one object is L309 at the second key, in every form."""
+    loaded = parse_spec_source(text, specfile.kind_of(name))
+    assert [d.code for d in loaded.diagnostics] == ["L309"]
+    assert loaded.diagnostics[0].line == line
+    assert not loaded.ok
+
+
+def test_a_json_question_key_written_twice_is_reported() -> None:
+    """In a JSON spec the repeated "question" key is the duplicate key L309."""
+    text = '{"cases": [{"name": "a", "question": "x", "question": "y", "expect": [{"tool": "t"}]}]}'
+    assert [d.code for d in parse_spec_source(text, "json").diagnostics] == ["L309"]
+
+
+def test_an_overwritten_partial_value_leaves_no_partial_flag() -> None:
+    """{a: {b: 1, ...}, a: 2} holds the exact object {"a": 2}: op eq, not partial."""
+    loaded = parse_spec_source("expect t(x={a: {b: 1, ...}, a: 2})\n")
+    assert loaded.document is not None
+    arg = loaded.document["cases"][0]["expect"][0]["args"][0]
+    assert (arg["op"], arg["value"]) == ("eq", {"a": 2})
+    assert [d.code for d in loaded.diagnostics] == ["L309"]
+
+
+def test_format_leaves_a_spec_with_a_duplicate_key_untouched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """format does not rewrite a spec whose duplicate key would change its meaning."""
+    path = tmp_path / "t.expect"
+    original = "expect t(x={a: {b: 1, ...}, a: 2})\n"
+    path.write_text(original, encoding="utf-8")
+    code, _, err = _run(capsys, "format", str(path))
+    assert code == 2 and "L309" in err
+    assert path.read_text(encoding="utf-8") == original
