@@ -340,3 +340,41 @@ def test_format_leaves_a_spec_with_a_duplicate_key_untouched(
     code, _, err = _run(capsys, "format", str(path))
     assert code == 2 and "L309" in err
     assert path.read_text(encoding="utf-8") == original
+
+
+# -- 13: format of a JSON or YAML spec with a question ----------------------------------------
+
+YAML_WITH_QUESTION = 'cases:\n  - name: y\n    question: "hi"\n    expect:\n      - tool: a\n'
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("q.expect.yaml", YAML_WITH_QUESTION),
+        ("q.expect.json", '{"cases": [{"name": "y", "expect": [{"tool": "a"}], "question": "hi"}]}'),
+    ],
+)
+def test_format_of_a_json_or_yaml_question_prints_it_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, text: str
+) -> None:
+    """format prints a JSON or YAML spec's question first in its case, in bounded memory."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    code, out, err = _run(capsys, "format", str(path))
+    assert (code, err) == (0, "")
+    assert out.startswith('case "y" {\n    question "hi"\n')
+    assert "    expect a\n" in out
+    again = parse_spec_source(out)
+    original = parse_spec_source(text, specfile.kind_of(name))
+    assert again.spec == original.spec
+
+
+def test_format_of_a_document_without_spans_is_bounded() -> None:
+    """A document with no spans at all (built in Python) formats at once, question first."""
+    from toolexpect.language.format import format_document
+
+    document = {
+        "version": 1,
+        "cases": [{"name": "y", "question": "hi", "expect": [{"tool": "a"}], "forbid": [{"tool": "b"}]}],
+    }
+    assert format_document(document, []) == 'case "y" {\n    question "hi"\n    expect a\n    forbid b\n}\n'

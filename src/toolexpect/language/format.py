@@ -9,6 +9,7 @@ code stays at the end of that statement's line. Formatting is idempotent.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 import math
@@ -146,12 +147,14 @@ def _statements(case: dict[str, Any], indent: str) -> list[_Anchor]:
 
     far = (10**9, 0)
     if "question" in case:
-        span = case.get("question_span")
+        # A JSON or YAML spec gives its question no span: it goes first in its case.
+        own = case.get("question_span")
+        span = own or case.get("span")
         start = (span["line"], span["column"]) if span else far
         add(
             f"question {json.dumps(case['question'], ensure_ascii=False)}",
             start,
-            span["end_line"] if span else 10**9,
+            span["end_line" if own else "line"] if span else 10**9,
         )
     expects = case.get("expect", [])
     chains = {chain[0]: chain for chain in case.get("chains", [])}
@@ -225,7 +228,7 @@ def _attach(anchors: list[_Anchor], comments: list[Comment]) -> list[str]:
     """Give each comment to its anchor; return the comments left at the end of the file."""
     tail: list[str] = []
     ordered = sorted(anchors, key=lambda a: a.start)
-    comment_lines = {c.line for c in comments}
+    comment_lines = sorted({c.line for c in comments})
     for comment in sorted(comments, key=lambda c: (c.line, c.column)):
         owner = None
         for anchor in ordered:
@@ -248,7 +251,8 @@ def _attach(anchors: list[_Anchor], comments: list[Comment]) -> list[str]:
         lead = [c.line for c in anchor.leading]
         top = min([first, *lead]) if lead else first
         if previous_end is not None and top - previous_end > 1:
-            gap = set(range(previous_end + 1, top)) - comment_lines
-            anchor.blank_before = bool(gap)
+            # A line between the two that holds no comment is a blank line.
+            between = bisect.bisect_left(comment_lines, top) - bisect.bisect_right(comment_lines, previous_end)
+            anchor.blank_before = top - previous_end - 1 > between
         previous_end = anchor.end_line
     return tail
