@@ -329,7 +329,9 @@ def _cmd_compile(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         _print_diagnostics(loaded.diagnostics, files, "full", err)
         return EXIT_USAGE
     document = without_spans(loaded.document) if args.no_spans else loaded.document
-    print(json.dumps(document, indent=2, ensure_ascii=False), file=out)
+    # Written as it is encoded: the text of a large document is never held whole.
+    out.writelines(json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(document))
+    out.write("\n")
     return EXIT_OK
 
 

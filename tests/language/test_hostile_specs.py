@@ -5,6 +5,7 @@ Each test names the point of issue 13 it guards.
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from pathlib import Path
@@ -378,3 +379,74 @@ def test_format_of_a_document_without_spans_is_bounded() -> None:
         "cases": [{"name": "y", "question": "hi", "expect": [{"tool": "a"}], "forbid": [{"tool": "b"}]}],
     }
     assert format_document(document, []) == 'case "y" {\n    question "hi"\n    expect a\n    forbid b\n}\n'
+
+
+# -- 12: big specs ------------------------------------------------------------------------------
+
+
+def _dense_spec(cases: int) -> str:
+    return "".join(
+        f'case "case {i}" {{\n    question "q {i}"\n'
+        f'    expect get_weather(city="c{i}", days >= 1, meta={{"p": {i}, "t": ["a", {i}.5], ...}})\n'
+        f"    forbid delete_user(id={i})\n    require accuracy >= 0.75\n}}\n\n"
+        for i in range(cases)
+    )
+
+
+def test_a_spec_over_one_mebibyte_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The size limit is 1 MiB, what lint and compile go through in about a second: 2 MB is P105."""
+    assert MAX_SPEC_BYTES == 1024 * 1024
+    path = tmp_path / "big.expect"
+    path.write_text("expect t\n" + "#" * 2_000_000 + "\n", encoding="utf-8")
+    code, out, _ = _run(capsys, "lint", "--format", "concise", str(path))
+    assert code == 2
+    assert "P105" in out and "the limit is 1,048,576" in out
+
+
+def test_compile_does_not_hold_its_whole_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """compile writes the document as it encodes it: its peak memory is no more than lint's."""
+    import sys
+    import tracemalloc
+
+    path = tmp_path / "big.expect"
+    path.write_text(_dense_spec(500), encoding="utf-8")
+
+    def peak(command: str) -> int:
+        with open(os.devnull, "w", encoding="utf-8") as sink:
+            saved, sys.stdout = sys.stdout, sink
+            tracemalloc.start()
+            try:
+                assert main([command, str(path)]) == 0
+                return tracemalloc.get_traced_memory()[1]
+            finally:
+                tracemalloc.stop()
+                sys.stdout = saved
+
+    peak("lint")  # the parser is built before anything is measured
+    assert peak("compile") <= 1.5 * peak("lint")
+
+
+def test_compile_output_is_the_indented_json_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """compile prints exactly json.dumps(document, indent=2) and a new line."""
+    path = tmp_path / "t.expect"
+    path.write_text(_dense_spec(3), encoding="utf-8")
+    code, out, _ = _run(capsys, "compile", "--no-spans", str(path))
+    assert code == 0
+    document = json.loads(out)
+    assert out == json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_format_of_many_commented_statements_is_not_quadratic() -> None:
+    """Comments are given to their statements by bisection: 16,000 commented lines in seconds."""
+    import time
+
+    from toolexpect.language.format import format_document
+
+    text = "".join(f"# about {i}\nexpect t(x={i})  # after {i}\n" for i in range(16_000))
+    loaded = parse_spec_source(text)
+    assert loaded.document is not None
+    started = time.perf_counter()
+    assert format_document(loaded.document, loaded.comments) == text
+    assert time.perf_counter() - started < 10

@@ -228,22 +228,30 @@ def _attach(anchors: list[_Anchor], comments: list[Comment]) -> list[str]:
     """Give each comment to its anchor; return the comments left at the end of the file."""
     tail: list[str] = []
     ordered = sorted(anchors, key=lambda a: a.start)
+    starts = [a.start for a in ordered]
+    reach: list[int] = []  # the furthest line any anchor up to this one ends on
+    for anchor in ordered:
+        reach.append(max(anchor.end_line, reach[-1]) if reach else anchor.end_line)
     comment_lines = sorted({c.line for c in comments})
     for comment in sorted(comments, key=lambda c: (c.line, c.column)):
+        # The owner of a comment after code: the last anchor that starts before the comment
+        # and ends on its line or later.
         owner = None
-        for anchor in ordered:
-            if anchor.start[0] <= comment.line <= anchor.end_line and (
-                comment.line > anchor.start[0] or comment.column > anchor.start[1]
-            ):
-                owner = anchor
-        if owner is not None and owner.start[0] <= comment.line:
+        index = bisect.bisect_left(starts, (comment.line, comment.column)) - 1
+        while index >= 0 and reach[index] >= comment.line:
+            if ordered[index].end_line >= comment.line:
+                owner = ordered[index]
+                break
+            index -= 1
+        if owner is not None:
             owner.trailing.append(comment.text)
             continue
-        following = next((a for a in ordered if a.start[0] > comment.line), None)
-        if following is None:
+        # A comment on its own line goes before the first anchor on a later line.
+        following = bisect.bisect_left(starts, (comment.line + 1, -1))
+        if following == len(ordered):
             tail.append(comment.text)
         else:
-            following.leading.append(comment)
+            ordered[following].leading.append(comment)
     # Blank lines: keep one where the source had any between two anchors.
     previous_end = None
     for anchor in ordered:
@@ -252,7 +260,9 @@ def _attach(anchors: list[_Anchor], comments: list[Comment]) -> list[str]:
         top = min([first, *lead]) if lead else first
         if previous_end is not None and top - previous_end > 1:
             # A line between the two that holds no comment is a blank line.
-            between = bisect.bisect_left(comment_lines, top) - bisect.bisect_right(comment_lines, previous_end)
-            anchor.blank_before = top - previous_end - 1 > between
+            comments_between = bisect.bisect_left(comment_lines, top) - bisect.bisect_right(
+                comment_lines, previous_end
+            )
+            anchor.blank_before = top - previous_end - 1 > comments_between
         previous_end = anchor.end_line
     return tail
