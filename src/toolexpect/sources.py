@@ -302,8 +302,9 @@ def read_yaml(text: str) -> Located:
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = LineIndex(text)
-    loader = _loader()(text)
+    loader: yaml.SafeLoader | None = None
     try:
+        loader = _loader()(text)  # reading starts here: a control character fails already
         node = loader.get_single_node()
         if node is None:
             return Located({})
@@ -366,7 +367,8 @@ def read_yaml(text: str) -> Located:
             ],
         )
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def _mark_span(mark: yaml.Mark, lines: LineIndex) -> Span:

@@ -4,7 +4,8 @@ Statements keep the order they were written in (a JSON or YAML spec without span
 question, expect, forbid, require); a case block is indented by four spaces; one blank
 line separates cases and stands where the source had blank lines between statements.
 A comment on its own line stays before the statement that follows it; a comment after
-code stays at the end of that statement's line. Formatting is idempotent.
+code stays at the end of that statement's line (of a statement written over several lines,
+only the last such comment stays there, the others go before it). Formatting is idempotent.
 """
 
 from __future__ import annotations
@@ -213,9 +214,13 @@ def format_document(document: dict[str, Any], comments: list[Comment] | None = N
             following = anchor.leading[index + 1].line if index + 1 < len(anchor.leading) else anchor.start[0]
             if following - comment.line > 1 and following < 10**9:
                 out.append("")
+        # A statement written over several lines is printed on one; only the comment of its
+        # last line can follow it there, the others go on lines of their own before it.
+        for text in anchor.trailing[:-1]:
+            out.append(lead_indent + text)
         line = anchor.indent + anchor.text
         if anchor.trailing:
-            line += "  " + "  ".join(anchor.trailing)
+            line += "  " + anchor.trailing[-1]
         out.append(line)
     if tail:
         if out:
