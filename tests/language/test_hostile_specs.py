@@ -450,3 +450,27 @@ def test_format_of_many_commented_statements_is_not_quadratic() -> None:
     started = time.perf_counter()
     assert format_document(loaded.document, loaded.comments) == text
     assert time.perf_counter() - started < 10
+
+
+# -- found by the fuzz tests ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("char", ["\f", "\x7f", "\x0b"])
+def test_a_yaml_control_character_is_p109_at_its_place(char: str) -> None:
+    """PyYAML refuses control characters as it starts reading: P109 at the character, no exception."""
+    loaded = parse_spec_source(f"cases:\n  - name: a{char}\n", "yaml")
+    assert [d.code for d in loaded.diagnostics] == ["P109"]
+    span = loaded.diagnostics[0].span
+    assert span is not None and (span.line, span.column) == (2, 12)
+
+
+def test_format_keeps_every_comment_of_a_statement_over_several_lines() -> None:
+    """Comments on several lines of one statement stay comments of their own: none swallows another."""
+    from toolexpect.language.format import format_document
+
+    text = "expect t(a=1,  # first\n  b=2)  # last\nexpect u\n"
+    loaded = parse_spec_source(text)
+    assert loaded.document is not None
+    formatted = format_document(loaded.document, loaded.comments)
+    assert formatted == "# first\nexpect t(a=1, b=2)  # last\nexpect u\n"
+    assert [c.text for c in parse_spec_source(formatted).comments] == ["# first", "# last"]
