@@ -261,6 +261,27 @@ class _YamlNumber(Exception):
         self.node = node
 
 
+class _YamlValue(Exception):
+    """A YAML node whose value is not JSON data (a date, bytes, a set, a key that is not text)."""
+
+    def __init__(self, message: str, node: yaml.Node | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.node = node
+
+
+_NOT_JSON = {
+    "tag:yaml.org,2002:timestamp": "a YAML date or time",
+    "tag:yaml.org,2002:binary": "YAML binary data",
+    "tag:yaml.org,2002:set": "a YAML set",
+    "tag:yaml.org,2002:omap": "a YAML ordered map",
+    "tag:yaml.org,2002:pairs": "a YAML list of pairs",
+}
+"""The tags of PyYAML's safe loader whose values JSON cannot hold, so a spec cannot either."""
+
+_KEY_TAGS = frozenset({"tag:yaml.org,2002:str", "tag:yaml.org,2002:merge"})
+
+
 @functools.cache
 def _loader() -> type[yaml.SafeLoader]:
     """PyYAML's safe loader, refusing numbers the language cannot hold."""
@@ -271,8 +292,10 @@ def _loader() -> type[yaml.SafeLoader]:
             literal = str(node.value)
             try:
                 value = int(super().construct_yaml_int(node))
-            except ValueError:  # more digits than this process converts
-                raise _YamlNumber(literal, "integer", node) from None
+            except ValueError as error:  # not an integer, or more digits than Python converts
+                if len(literal.lstrip("+-").replace("_", "")) > MAX_INT_DIGITS:
+                    raise _YamlNumber(literal, "integer", node) from None
+                raise _YamlValue(f"invalid value: {error}", node) from None
             if abs(value) >= _INT_BOUND:
                 raise _YamlNumber(literal, "integer", node)
             return value
@@ -283,8 +306,19 @@ def _loader() -> type[yaml.SafeLoader]:
                 raise _YamlNumber(str(node.value), "float", node)
             return value
 
+        def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+            try:
+                return super().construct_object(node, deep)
+            except (ValueError, TypeError, OverflowError) as error:  # !!float abc, month 13
+                raise _YamlValue(f"invalid value: {error}", node) from None
+
+    def refuse(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+        raise _YamlValue(f"{_NOT_JSON[node.tag]} is not a JSON value", node)
+
     Loader.add_constructor("tag:yaml.org,2002:int", Loader.construct_yaml_int)
     Loader.add_constructor("tag:yaml.org,2002:float", Loader.construct_yaml_float)
+    for tag in _NOT_JSON:
+        Loader.add_constructor(tag, refuse)
     return Loader
 
 
@@ -325,6 +359,21 @@ def read_yaml(text: str) -> Located:
         return located
     except _YamlNumber as bad:
         return Located(None, diagnostics=[bad_number(bad.literal, bad.kind, _node_span(bad.node, lines))])
+    except _YamlValue as bad:
+        span = _node_span(bad.node, lines) if bad.node is not None else None
+        return Located(
+            None,
+            diagnostics=[
+                make(
+                    "P109",
+                    f"invalid YAML: {bad.message}",
+                    span,
+                    help="a spec holds JSON data: quote the value to write a string",
+                )
+            ],
+        )
+    except (ValueError, TypeError, OverflowError) as error:  # a value built after its node
+        return Located(None, diagnostics=[make("P109", f"invalid YAML: invalid value: {error}", None)])
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         span = _mark_span(mark, lines) if mark else None
@@ -397,6 +446,8 @@ def _index_yaml(root: yaml.Node, located: Located, lines: LineIndex) -> bool:
         if isinstance(node, yaml.MappingNode):
             seen: dict[str, Span] = {}
             for key_node, value_node in node.value:
+                if key_node.tag not in _KEY_TAGS:
+                    raise _YamlValue("an object key must be a string", key_node)
                 key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node)
                 key_span = _node_span(key_node, lines)
                 if key in seen:

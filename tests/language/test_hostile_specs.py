@@ -474,3 +474,29 @@ def test_format_keeps_every_comment_of_a_statement_over_several_lines() -> None:
     formatted = format_document(loaded.document, loaded.comments)
     assert formatted == "# first\nexpect t(a=1, b=2)  # last\nexpect u\n"
     assert [c.text for c in parse_spec_source(formatted).comments] == ["# first", "# last"]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("2001-12-14", "a YAML date or time is not a JSON value"),
+        ("!!binary AAAA", "YAML binary data is not a JSON value"),
+        ("!!set {a, b}", "a YAML set is not a JSON value"),
+        ("{1: a}", "an object key must be a string"),
+        ("!!float abc", "invalid value: could not convert string to float: 'abc'"),
+        ("!!int abc", "invalid value"),
+        ("!!timestamp 2001-13-99", "a YAML date or time is not a JSON value"),
+    ],
+)
+def test_yaml_values_that_are_not_json_are_p109(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str, message: str
+) -> None:
+    """A YAML date, bytes, set, non-text key or badly tagged scalar is P109 at its place:
+    compile and format never meet a value JSON cannot hold."""
+    path = tmp_path / "t.expect.yaml"
+    path.write_text(_spec_texts(value)["t.expect.yaml"], encoding="utf-8")
+    for command in ("lint", "compile", "format"):
+        code, out, err = _run(capsys, command, str(path))
+        assert "Traceback" not in out + err
+        assert code == (1 if command == "lint" else 2)
+        assert f"{path}:6:" in out + err and "P109" in out + err and message in out + err
