@@ -9,8 +9,7 @@ Generates (fixed seed) a spec of 100 cases and a canonical JSONL log of 1,000 ru
 
 With ``--phases`` it also times, in this process and with the cyclic GC paused as the CLI
 does, each step on its own: loading the spec, reading the log into samples, scoring them,
-reading and scoring in one pass as the CLI does in one process (samples offered to the
-scorer as decoded, ``Scorer.taker``), and rendering the JSON report.
+reading and scoring in one pass as the CLI does with ``-j 1``, and rendering the JSON report.
 
 Decoding and scoring are each timed ``--repeat`` times (default 3), alternating, and the
 best of each is reported, so that a busy machine disturbs both sides alike.
@@ -86,7 +85,7 @@ def phases(spec: Path, log: Path) -> None:
     from toolexpect.cli import _load_all
     from toolexpect.logs import open_log
     from toolexpect.report import score as report
-    from toolexpect.scoring import Scorer, score
+    from toolexpect.scoring import score
 
     start = time.perf_counter()
     files, _ = _load_all([str(spec)])
@@ -111,9 +110,7 @@ def phases(spec: Path, log: Path) -> None:
         best = float("inf")
         for _ in range(3):
             start = time.perf_counter()
-            scorer = Scorer(specs)
-            scorer.feed(open_log(log).read(scorer.taker()))
-            result = scorer.report()
+            result = score(specs, open_log(log))
             best = min(best, time.perf_counter() - start)
         print(f"  read+score:    {best:7.2f} s (one pass, as score -j 1)")
         start = time.perf_counter()
@@ -133,7 +130,7 @@ def main() -> int:
     parser.add_argument("--cases", type=int, default=100)
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--phases", action="store_true", help="also time each step in-process")
-    parser.add_argument("--jobs", type=int, default=0, help="score --jobs (default: its own choice)")
+    parser.add_argument("--jobs", type=int, default=1, help="score --jobs (default: 1)")
     parser.add_argument("--repeat", type=int, default=3, help="timings of each side; the best is kept")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -154,8 +151,7 @@ def main() -> int:
             "-o",
             str(report),
         ]
-        if args.jobs:
-            command += ["--jobs", str(args.jobs)]
+        command += ["--jobs", str(args.jobs)]
         decode = wall = float("inf")
         for _ in range(max(1, args.repeat)):
             start = time.perf_counter()

@@ -13,18 +13,17 @@ Wherever a :class:`~toolexpect.calls.ToolCall` is taken, a plain dict
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import io
 import json
 import os
 import pickle
 import threading
-from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias, cast
 
-from toolexpect.calls import RecordedSample, ToolCall, new_call
+from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.diagnostics import Diagnostic, Span
 from toolexpect.matching import CompiledCase, RunResult, compile_case
 from toolexpect.model import ArgMatcher, Case, Expectation, Op, Pattern, Spec
@@ -69,96 +68,19 @@ class ToolCallAssertionError(AssertionError):
     """A failed assertion on tool calls; the message explains what was expected and got."""
 
 
-_SCALARS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
-_NOT_PLAIN: Any = object()
-
-
-def _plain(value: Any) -> Any:
-    """A copy of a value made only of dicts with string keys, lists and JSON scalars.
-
-    Exact types only (no subclasses, tuples, sets, enums): for those values it equals
-    :func:`~toolexpect.recording.to_json` at a fraction of its cost; anything else gives
-    ``_NOT_PLAIN``, and the caller takes the general path.
-    """
-    kind = type(value)
-    if kind is dict:
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            if type(key) is not str:
-                return _NOT_PLAIN
-            if type(item) not in _SCALARS:
-                item = _plain(item)
-                if item is _NOT_PLAIN:
-                    return _NOT_PLAIN
-            out[key] = item
-        return out
-    if kind is list:
-        items: list[Any] = []
-        for item in value:
-            if type(item) not in _SCALARS:
-                item = _plain(item)
-                if item is _NOT_PLAIN:
-                    return _NOT_PLAIN
-            items.append(item)
-        return items
-    if kind in _SCALARS:
-        return value
-    return _NOT_PLAIN
-
-
-def _plain_call(value: dict[Any, Any]) -> ToolCall | None:
-    """The call of a plain dict (a string name, a dict of plain arguments), else ``None``.
-
-    ``None`` sends the dict to the general path: no ``arguments`` key (``args``, none at
-    all), arguments that are ``None`` or a JSON string, or values that are not plain.
-    """
-    try:
-        name = value["name"]
-        raw = value["arguments"]
-    except KeyError:
-        return None
-    if type(name) is not str or not name or type(raw) is not dict:
-        return None
-    arguments = _plain(raw)
-    if arguments is _NOT_PLAIN:
-        return None
-    if "id" in value:
-        found = value["id"]
-        return new_call(name, arguments, found if isinstance(found, str) else None)
-    return new_call(name, arguments)
-
-
-def _calls(values: Iterable[CallLike]) -> tuple[ToolCall, ...]:
-    """``tuple(as_calls(values))``, with plain dicts converted in place."""
-    calls: list[ToolCall] = []
-    add = calls.append
-    for value in values:
-        if type(value) is dict:
-            call = _plain_call(value)
-            if call is not None:
-                add(call)
-                continue
-        add(as_call(value))
-    return tuple(calls)
-
-
 def as_call(value: CallLike) -> ToolCall:
     """A ``ToolCall`` from a ``ToolCall`` or a ``{"name", "arguments"}`` dict."""
-    if type(value) is dict:
-        plain = _plain_call(value)
-        if plain is not None:
-            return plain
     if isinstance(value, ToolCall):
         if all(type(key) is str for key in value.arguments):
             return value
         # Argument names are JSON object keys: text, as a dict call's keys are made.
         return replace(value, arguments={str(key): item for key, item in value.arguments.items()})
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):
         raise TypeError(f"a tool call is a ToolCall or a dict with 'name'; got {type(value).__name__}")
     name = value.get("name")
     if not isinstance(name, str) or not name:
         raise ValueError(f"a tool call needs a non-empty string 'name'; got {value!r}")
-    raw = value.get("arguments", value.get("args", {}))
+    raw = value["arguments"] if "arguments" in value else value.get("args", {})
     if raw is None:
         raw = {}
     if isinstance(raw, str):
@@ -169,9 +91,10 @@ def as_call(value: CallLike) -> ToolCall:
         if not isinstance(decoded, dict):
             return ToolCall(name, {}, raw_arguments=raw, valid_json=False)
         return ToolCall(name, decoded, id=_id(value), raw_arguments=raw)
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise ValueError(f"the arguments of tool call {name!r} must be a dict; got {type(raw).__name__}")
-    return ToolCall(name, {str(k): to_json(v) for k, v in raw.items()}, id=_id(value))
+    arguments = to_json(raw) if type(raw) is dict else {str(k): to_json(v) for k, v in raw.items()}
+    return ToolCall(name, arguments, _id(value))  # type: ignore[arg-type]
 
 
 def _id(value: Mapping[str, Any]) -> str | None:
@@ -297,35 +220,13 @@ class ToolCallAccuracyEvaluator:
         if type(expected) is not list and type(expected) is not tuple:
             expected = tuple(expected)  # any iterable, read once
         compiled = _compiled(sample.question, expected)
-        calls = _calls(recorded)
+        calls = tuple(as_calls(recorded))
         result = compiled.evaluate(calls, explain_later=True)
-        return _new_evaluation(self.name, result.score, result, compiled.case, calls)
-
-
-_EVALUATION_SETTERS: tuple[Any, ...] = tuple(
-    vars(Evaluation)[name].__set__ for name in ("name", "value", "result", "case", "calls", "path")
-)
-_new_object = object.__new__
-
-
-def _new_evaluation(
-    name: str, value: float | None, result: RunResult, case: Case, calls: tuple[ToolCall, ...]
-) -> Evaluation:
-    """``Evaluation(name, value, result, case, calls)`` without the frozen-dataclass ``__init__`` cost."""
-    evaluation: Evaluation = _new_object(Evaluation)
-    set_name, set_value, set_result, set_case, set_calls, set_path = _EVALUATION_SETTERS
-    set_name(evaluation, name)
-    set_value(evaluation, value)
-    set_result(evaluation, result)
-    set_case(evaluation, case)
-    set_calls(evaluation, calls)
-    set_path(evaluation, None)
-    return evaluation
+        return Evaluation(self.name, result.score, result, compiled.case, calls)
 
 
 _CACHE_SIZE = 512
 _CACHED_EXPECTATIONS = 64  # larger cases are rarely repeated; keying them costs more than it saves
-_CACHE: OrderedDict[bytes, CompiledCase] = OrderedDict()
 
 
 class _KeyPickler(pickle.Pickler):
@@ -408,6 +309,36 @@ def _case_key(case: Case) -> bytes | None:
     )
 
 
+class _Keyed:
+    """A case in the cache of compiled cases, known by its key (the bytes of :func:`_key`)."""
+
+    __slots__ = ("key", "make")
+
+    def __init__(self, key: bytes, make: Callable[[], Case]) -> None:
+        self.key = key
+        self.make = make
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Keyed) and other.key == self.key
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _compile_keyed(keyed: _Keyed) -> CompiledCase:
+    """The compiled case of the first case seen with this key (thread-safe, bounded)."""
+    return CompiledCase(keyed.make())
+
+
+def _sample_case(question: str | None, expected: Sequence[CallLike | Expectation]) -> Case:
+    return Case(
+        name=question or "sample",
+        expectations=tuple([expectation_of(e) for e in expected]),
+        question=question,
+    )
+
+
 def _compiled(question: str | None, expected: Sequence[CallLike | Expectation]) -> CompiledCase:
     """The compiled case of an evaluator's sample, reused for samples with the same expectations.
 
@@ -416,41 +347,14 @@ def _compiled(question: str | None, expected: Sequence[CallLike | Expectation]) 
     before any conversion; others (``ToolCall``, ``Expectation``, dict subclasses) by the
     case they make.
     """
-    cached = len(expected) <= _CACHED_EXPECTATIONS
-    key = _key(("sample", question, expected)) if cached else None
+    if len(expected) > _CACHED_EXPECTATIONS:
+        return CompiledCase(_sample_case(question, expected))
+    key = _key(("sample", question, expected))
     if key is not None:
-        found = _cached(key)
-        if found is not None:
-            return found
-    case = Case(
-        name=question or "sample",
-        expectations=tuple([expectation_of(e) for e in expected]),
-        question=question,
-    )
-    if key is None and cached:
-        key = _case_key(case)
-        if key is not None:
-            found = _cached(key)
-            if found is not None:
-                return found
-    compiled = compile_case(case)
-    if key is not None:
-        _CACHE[key] = compiled
-        if len(_CACHE) > _CACHE_SIZE:
-            with contextlib.suppress(KeyError):  # another thread emptied it meanwhile
-                _CACHE.popitem(last=False)
-    return compiled
-
-
-def _cached(key: bytes) -> CompiledCase | None:
-    """The compiled case kept under ``key``, now the most recently used; ``None`` if none."""
-    found = _CACHE.get(key)
-    if found is not None:
-        try:
-            _CACHE.move_to_end(key)
-        except KeyError:  # another thread evicted it meanwhile: still the right case
-            return found
-    return found
+        return _compile_keyed(_Keyed(key, functools.partial(_sample_case, question, expected)))
+    case = _sample_case(question, expected)
+    key = _case_key(case)
+    return _compile_keyed(_Keyed(key, lambda: case)) if key is not None else CompiledCase(case)
 
 
 def _checked(loaded: SpecFile) -> Spec:

@@ -51,28 +51,3 @@ class RecordedSample:
     calls: tuple[ToolCall, ...]
     path: str | None = field(default=None, compare=False)
     line: int | None = field(default=None, compare=False)
-
-
-_CALL_SETTERS: tuple[Any, ...] = tuple(
-    vars(ToolCall)[name].__set__
-    for name in ("name", "arguments", "id", "kind", "raw_arguments", "valid_json", "path", "line")
-)
-_new_object = object.__new__
-
-
-def new_call(name: str, arguments: Mapping[str, Json], id: str | None = None) -> ToolCall:
-    """``ToolCall(name, arguments, id)`` built without the frozen-dataclass ``__init__`` cost.
-
-    The same object in every respect. Internal to toolexpect (the API converts plain dicts with it).
-    """
-    call: ToolCall = _new_object(ToolCall)
-    set_name, set_arguments, set_id, set_kind, set_raw, set_valid, set_path, set_line = _CALL_SETTERS
-    set_name(call, name)
-    set_arguments(call, arguments)
-    set_id(call, id)
-    set_kind(call, "function")
-    set_raw(call, None)
-    set_valid(call, True)
-    set_path(call, None)
-    set_line(call, None)
-    return call

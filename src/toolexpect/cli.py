@@ -1,4 +1,4 @@
-"""The command line: ``toolexpect lint | format | score | calls | compile | schema``.
+"""The command line: ``toolexpect lint | format | score | diff | calls | compile | schema``.
 
 ``main(argv)`` returns the exit code; nothing below this module prints or exits.
 Exit codes: 0 clean, 1 findings or failing cases, 2 usage error, unreadable input or a bug.
@@ -20,13 +20,13 @@ from toolexpect.diagnostics import Diagnostic, Severity
 from toolexpect.document import without_spans
 from toolexpect.lines import split_lines_keepends
 from toolexpect.report import diagnostics as diagnostic_report
+from toolexpect.report.diff import FORMATS as DIFF_FORMATS
 from toolexpect.report.style import Style, wants_colour
 from toolexpect.specfile import SpecFile, find_spec_files, load_spec_file
 
 if TYPE_CHECKING:
     from toolexpect.calls import RecordedSample
-    from toolexpect.logs import LogReader
-    from toolexpect.model import Spec
+    from toolexpect.report.compare import Comparison
     from toolexpect.scoring import ScoreReport
 
 __all__ = ["main"]
@@ -38,6 +38,9 @@ EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 
 _UNREADABLE = {"P105", "P106", "P107"}
+
+FAIL_ON = ("regression", "any-failure")
+"""What makes ``score --baseline`` and ``diff`` exit 1: a regression, or any failing case."""
 
 # Kept here rather than imported, so that building the parser stays cheap; a test checks
 # them against toolexpect.logs.LOG_FORMATS and toolexpect.catalogue.FORMATS.
@@ -93,7 +96,10 @@ def _build_parser() -> argparse.ArgumentParser:
     compile_.add_argument("path", metavar="PATH", help="a spec file")
     compile_.add_argument("--no-spans", action="store_true", help="leave out source spans")
 
-    commands.add_parser("schema", help="print the JSON Schema of the canonical document")
+    schema = commands.add_parser("schema", help="print the JSON Schema of the canonical document")
+    schema.add_argument(
+        "--report", action="store_true", help="print the JSON Schema of the score report instead"
+    )
 
     score = commands.add_parser("score", help="score recorded runs against spec files")
     score.add_argument(
@@ -110,6 +116,17 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument("--format", choices=_score_formats(), default="text", help="report format")
     score.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
+    score.add_argument("--html", metavar="FILE", help="also write the HTML report to FILE")
+    score.add_argument(
+        "--baseline",
+        metavar="REPORT",
+        help="compare with an earlier JSON report (score --format json) and show what changed",
+    )
+    score.add_argument(
+        "--fail-on",
+        choices=FAIL_ON,
+        help="exit 1 on a regression against --baseline (the default with it) or on any failing case",
+    )
     score.add_argument(
         "--tools", metavar="CATALOG", help="also flag recorded calls that break their tool's schema"
     )
@@ -122,10 +139,22 @@ def _build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "-j",
         "--jobs",
-        type=int,
-        default=0,
+        type=_jobs,
+        default=1,
         metavar="N",
-        help="processes for one large canonical log: 1 or 2 (default: 2 when a second CPU is free)",
+        help="processes that score one canonical JSON Lines log (default: 1)",
+    )
+
+    diff = commands.add_parser("diff", help="compare two JSON score reports: which cases changed")
+    diff.add_argument("old", metavar="OLD", help="the earlier report (score --format json)")
+    diff.add_argument("new", metavar="NEW", help="the later report")
+    diff.add_argument("--format", choices=DIFF_FORMATS, default="text", help="output format")
+    diff.add_argument("-o", "--output", metavar="FILE", help="write the comparison to FILE")
+    diff.add_argument(
+        "--fail-on",
+        choices=FAIL_ON,
+        default="regression",
+        help="exit 1 on a regression (the default) or on any case of NEW that does not pass",
     )
 
     calls = commands.add_parser("calls", help="print the tool calls found in recorded logs")
@@ -140,8 +169,19 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _jobs(text: str) -> int:
+    """A number of processes: a whole number of at least 1."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number of jobs: {text!r}") from None
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"the number of jobs must be at least 1, not {jobs}")
+    return jobs
+
+
 def _score_formats() -> tuple[str, ...]:
-    return ("text", "json", "junit", "github", "markdown")
+    return ("text", "json", "junit", "github", "markdown", "html")
 
 
 def _sources(files: dict[str, SpecFile]) -> object:
@@ -336,9 +376,9 @@ def _cmd_compile(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
 
 def _cmd_schema(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
-    from toolexpect.schema import schema_text
+    from toolexpect.schema import report_schema_text, schema_text
 
-    out.write(schema_text())
+    out.write(report_schema_text() if args.report else schema_text())
     return EXIT_OK
 
 
@@ -386,6 +426,9 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         print("toolexpect: fix the spec errors above before scoring", file=err)
         return EXIT_USAGE
     specs = [f.spec for f in files.values() if f.spec is not None]
+    baseline, readable = _load_baseline(args, err)
+    if not readable:
+        return EXIT_USAGE
     catalogue, readable = _load_tools(args.tools, args.tools_format, err)
     if not readable:
         return EXIT_USAGE
@@ -393,21 +436,15 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         readers = [open_log(path, args.log_format) for path in args.log]
         samples: Iterator[RecordedSample] = chain.from_iterable(readers)
         findings: list[object] = []
-        cut = None
-        if catalogue is None and len(readers) == 1:
-            from toolexpect.logs.split import score_split, splittable
+        if catalogue is None and len(readers) == 1 and args.jobs > 1:
+            from toolexpect.jobs import score_log
 
-            jobs = args.jobs if args.jobs > 0 else _default_jobs()
-            cut = splittable(readers[0].path, readers[0].format, jobs)
-        if cut is not None:
-            only = readers[0]
-            at = cut
-            report = _without_gc(lambda: score_split(specs, only.path, at, only.diagnostics))
-        elif catalogue is not None:
-            samples = _checked(samples, catalogue, findings)
-            report = _without_gc(lambda: score(specs, samples))
+            report, log_diagnostics = _without_gc(lambda: score_log(specs, readers[0], args.jobs))
         else:
-            report = _without_gc(lambda: _score_logs(specs, readers))
+            if catalogue is not None:
+                samples = _checked(samples, catalogue, findings)
+            report = _without_gc(lambda: score(specs, samples))
+            log_diagnostics = [d for r in readers for d in r.diagnostics]
     except LogError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
@@ -415,7 +452,6 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         from dataclasses import replace
 
         report = replace(report, call_findings=tuple(findings))  # type: ignore[arg-type]
-    log_diagnostics = [d for r in readers for d in r.diagnostics]
     _report_log_diagnostics(log_diagnostics, err)
     if log_diagnostics:
         from dataclasses import replace as replace_report
@@ -432,63 +468,126 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         stream = handle
     style = Style(wants_colour(stream))
     final = report
+    extras = _ScoreExtras(args, files, baseline, report)
     try:
-        _without_gc(lambda: stream.writelines(score_report.render_chunks(final, args.format, style=style)))
+        if extras.replaces_report:
+            stream.write(extras.instead_of_report(style))
+        else:
+            chunks = score_report.render_chunks
+            _without_gc(lambda: stream.writelines(chunks(final, args.format, style=style)))
+            stream.write(extras.after_report(style, err))
     finally:
         if handle is not None:
             handle.close()
-    return EXIT_OK if report.ok else EXIT_FINDINGS
+    if args.html and not extras.write_html(err):
+        return EXIT_USAGE
+    return extras.exit_code()
 
 
-def _default_jobs() -> int:
-    """Processes for one large log when ``--jobs`` is not given: 2 when this process may use
-    2 CPUs and one of them is free now, else 1.
+def _write_output(path: str, text: str, err: IO[str]) -> bool:
+    """Write a report to ``path`` as ``-o`` does; False (and a message) when it cannot be."""
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        print(f"toolexpect: cannot write {path}: {error.strerror or error}", file=err)
+        return False
+    return True
 
-    "Free" counts the tasks running or waiting for a CPU at this moment (``/proc/loadavg``,
-    this process included); where that is not there, the 1-minute load average stands in
-    (at most CPUs - 0.5). On a machine already busy, the second process only competes for
-    a CPU: the split then took 1.4-1.7x the time of one process on the benchmark. A moment's
-    count, not the 1-minute average, so that work that just ended (a build step, a
-    benchmark's own decoding) does not keep the split off.
+
+def _load_baseline(args: argparse.Namespace, err: IO[str]) -> tuple[dict[str, object] | None, bool]:
+    """The report given with ``--baseline`` (None without one); False when it is refused."""
+    if args.fail_on == "regression" and not args.baseline:
+        print("toolexpect: --fail-on regression needs --baseline REPORT to compare with", file=err)
+        return None, False
+    if not args.baseline:
+        return None, True
+    from toolexpect.report.load import ReportError, load_report
+
+    try:
+        return load_report(args.baseline), True
+    except ReportError as error:
+        print(diagnostic_report.render([error.diagnostic], "full"), file=err)
+        return None, False
+
+
+class _ScoreExtras:
+    """What ``--baseline``, ``--format html`` and ``--html`` add to a score report.
+
+    With a baseline, ``text`` and ``markdown`` reports are followed by the comparison,
+    ``github`` annotates only what changed, and the comparison of a ``json`` or ``junit``
+    report goes to standard error, so that standard output stays that document.
     """
-    import os
 
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    if cpus < 2:
-        return 1
-    running = _running_tasks()
-    if running is not None:
-        return 2 if running - 1 <= cpus - 2 else 1
-    try:
-        load = os.getloadavg()[0]
-    except OSError:
-        return 2
-    return 2 if load <= cpus - 0.5 else 1
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        files: dict[str, SpecFile],
+        baseline: dict[str, object] | None,
+        report: ScoreReport,
+    ) -> None:
+        self.args = args
+        self.files = files
+        self.report = report
+        self.comparison: Comparison | None = None
+        self.document: dict[str, object] | None = None
+        if baseline is not None or args.format == "html" or args.html:
+            from toolexpect.report.score import to_json
 
+            self.document = to_json(report)
+        if baseline is not None and self.document is not None:
+            from toolexpect.report.compare import compare
 
-def _running_tasks() -> int | None:
-    """Tasks running or ready to run now (this one included), or ``None`` when unknown."""
-    try:
-        with open("/proc/loadavg", encoding="ascii") as handle:
-            fields = handle.read().split()
-        return int(fields[3].split("/")[0])
-    except (OSError, IndexError, ValueError):
-        return None
+            self.comparison = compare(baseline, self.document)
 
+    @property
+    def replaces_report(self) -> bool:
+        """True when the output is not the score report's own rendering."""
+        return self.args.format == "html" or (self.comparison is not None and self.args.format == "github")
 
-def _score_logs(specs: Sequence[Spec], readers: Sequence[LogReader]) -> ScoreReport:
-    """Score the samples of ``readers`` in order; canonical samples are offered to the scorer
-    as decoded, so that passing runs are scored without building call objects."""
-    from toolexpect.scoring import Scorer
+    def _diff(self, fmt: str, style: Style) -> str:
+        from toolexpect.report import diff as diff_report
 
-    scorer = Scorer(specs)
-    take = scorer.taker()
-    for reader in readers:
-        scorer.feed(reader.read(take))
-    return scorer.report()
+        assert self.comparison is not None
+        new_name = self.args.output or "this run"
+        return diff_report.render(
+            self.comparison, fmt, style=style, old_name=self.args.baseline, new_name=new_name
+        )
+
+    def html(self) -> str:
+        """The HTML report, with the comparison when there is a baseline."""
+        from toolexpect.report.html import render_html
+
+        assert self.document is not None
+        sources = {path: loaded.text for path, loaded in self.files.items() if loaded.text is not None}
+        return render_html(self.document, sources=sources, comparison=self.comparison)
+
+    def instead_of_report(self, style: Style) -> str:
+        """The output when it replaces the report: the HTML page or the comparison's annotations."""
+        if self.args.format == "html":
+            return self.html()
+        return self._diff("github", style)
+
+    def after_report(self, style: Style, err: IO[str]) -> str:
+        """What follows the report on its stream (the comparison goes to ``err`` for data formats)."""
+        if self.comparison is None:
+            return ""
+        if self.args.format in ("text", "markdown"):
+            return "\n" + self._diff(self.args.format, style)
+        err.write(self._diff("text", Style(wants_colour(err))))
+        return ""
+
+    def write_html(self, err: IO[str]) -> bool:
+        """Write the HTML report to ``--html FILE``; False (and a message) when it cannot be."""
+        return _write_output(self.args.html, self.html(), err)
+
+    def exit_code(self) -> int:
+        """1 on a regression (``--fail-on regression``, the default with a baseline), else on
+        any failing case or unreadable log record."""
+        fail_on = self.args.fail_on or ("regression" if self.comparison is not None else "any-failure")
+        if fail_on == "regression" and self.comparison is not None:
+            return EXIT_FINDINGS if self.comparison.regressed else EXIT_OK
+        return EXIT_OK if self.report.ok else EXIT_FINDINGS
 
 
 def _checked(
@@ -502,6 +601,31 @@ def _checked(
         for finding in check_calls(sample.calls, catalogue):  # type: ignore[arg-type]
             found.append(SampleFinding(sample.id, sample.path, sample.line, finding))
         yield sample
+
+
+def _cmd_diff(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    from toolexpect.report import diff as diff_report
+    from toolexpect.report.compare import compare
+    from toolexpect.report.load import ReportError, load_report
+
+    try:
+        old, new = load_report(args.old), load_report(args.new)
+    except ReportError as error:
+        print(diagnostic_report.render([error.diagnostic], "full"), file=err)
+        return EXIT_USAGE
+    comparison = compare(old, new)
+    colour = wants_colour(out) and not args.output
+    text = diff_report.render(
+        comparison, args.format, style=Style(colour), old_name=args.old, new_name=args.new
+    )
+    if args.output:
+        if not _write_output(args.output, text, err):
+            return EXIT_USAGE
+    else:
+        out.write(text)
+    if args.fail_on == "any-failure":
+        return EXIT_FINDINGS if comparison.new_failures else EXIT_OK
+    return EXIT_FINDINGS if comparison.regressed else EXIT_OK
 
 
 def _cmd_calls(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
@@ -528,6 +652,7 @@ def _cmd_calls(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
 _COMMANDS = {
     "score": _cmd_score,
+    "diff": _cmd_diff,
     "calls": _cmd_calls,
     "lint": _cmd_lint,
     "format": _cmd_format,

@@ -10,6 +10,7 @@ name; numbers are never reused.
 * ``L3xx`` lint: semantic checks on a valid document
 * ``R4xx`` recorded logs
 * ``T5xx`` tool catalogues
+* ``B6xx`` score reports read back (``diff``, ``score --baseline``)
 """
 
 from __future__ import annotations
@@ -113,6 +114,10 @@ _TABLE: tuple[Code, ...] = (
     Code("T503", "matcher-type-mismatch", Severity.ERROR, "a matcher that cannot match the parameter type"),
     Code("T504", "forbid-unknown-tool", Severity.WARNING, "a forbid of a tool the catalogue lacks"),
     Code("T505", "invalid-catalogue", Severity.ERROR, "a tool catalogue that cannot be read"),
+    # B: score reports read back
+    Code("B600", "unreadable-report", Severity.ERROR, "a report file that cannot be read as JSON"),
+    Code("B601", "not-a-report", Severity.ERROR, "JSON that is not a toolexpect score report"),
+    Code("B602", "unknown-report-version", Severity.ERROR, "a report of a version not read here"),
 )
 
 CODES: dict[str, Code] = {entry.code: entry for entry in _TABLE}

@@ -191,8 +191,22 @@ def bind_arguments(
     return out
 
 
+_SCALARS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
+
+
 def to_json(value: Any) -> Json:
     """A Python value as a JSON-like value, as the module docstring describes."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value  # type: ignore[no-any-return]
+    # Plain dicts and lists are copied without a call per scalar inside them.
+    scalars = _SCALARS
+    if kind is dict:
+        return {
+            k if type(k) is str else str(k): v if type(v) in scalars else to_json(v) for k, v in value.items()
+        }
+    if kind is list:
+        return [v if type(v) in scalars else to_json(v) for v in value]
     if value is None or isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, enum.Enum):

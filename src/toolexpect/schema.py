@@ -22,7 +22,16 @@ if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
-__all__ = ["is_valid", "locate_in_document", "schema", "schema_text", "validate"]
+__all__ = [
+    "is_valid",
+    "locate_in_document",
+    "report_problem",
+    "report_schema",
+    "report_schema_text",
+    "schema",
+    "schema_text",
+    "validate",
+]
 
 PathKey = tuple[str | int, ...]
 Locate = Callable[[PathKey, bool], Span | None]
@@ -30,12 +39,17 @@ Locate = Callable[[PathKey, bool], Span | None]
 
 def schema_text() -> str:
     """The published JSON Schema of the canonical document, as text."""
-    beside = Path(__file__).parent / "schema" / "spec.schema.json"
+    return _packaged("spec.schema.json")
+
+
+def _packaged(name: str) -> str:
+    """The text of the schema file ``name`` shipped in the package."""
+    beside = Path(__file__).parent / "schema" / name
     if beside.is_file():  # the usual install; importlib.resources costs start-up time
         return beside.read_text("utf-8")
     from importlib import resources
 
-    return resources.files("toolexpect").joinpath("schema", "spec.schema.json").read_text("utf-8")
+    return resources.files("toolexpect").joinpath("schema", name).read_text("utf-8")
 
 
 @functools.cache
@@ -272,3 +286,41 @@ def validate(document: Any, locate: Locate | None = None, *, trusted_spans: bool
         result.append((place, diagnostic))
     result.sort(key=lambda item: item[0])
     return [d for _, d in result]
+
+
+def report_schema_text() -> str:
+    """The published JSON Schema of the ``score --format json`` report, as text."""
+    return _packaged("report.schema.json")
+
+
+@functools.cache
+def report_schema() -> dict[str, Any]:
+    """The published JSON Schema of the ``score --format json`` report."""
+    loaded: dict[str, Any] = json.loads(report_schema_text())
+    return loaded
+
+
+@functools.cache
+def _report_checker() -> jsonschema_rs.Draft202012Validator:
+    """The validator that decides whether a report is valid (compiled once, in Rust)."""
+    import jsonschema_rs
+
+    return jsonschema_rs.Draft202012Validator(report_schema())
+
+
+def report_problem(document: Any) -> str | None:
+    """``None`` when ``document`` satisfies the report schema, else its most relevant error
+    in a sentence (``jsonschema``'s ``best_match``), naming where it is."""
+    try:
+        if _report_checker().is_valid(document):
+            return None
+    except (TypeError, ValueError, OverflowError):
+        pass
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    error = best_match(Draft202012Validator(report_schema()).iter_errors(document))
+    if error is None:  # pragma: no cover - the two validators disagree
+        return "the document breaks the report schema"
+    path: PathKey = tuple(error.absolute_path)
+    return f"{_where(path)}: {error.message}"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -18,18 +17,7 @@ from toolexpect.logs import (
     open_log,
     samples_from_value,
 )
-from toolexpect.logs._base import new_call
 from toolexpect.report.calls import render_calls_table
-
-
-def test_fast_constructor_equals_dataclass_init() -> None:
-    """The cheap ToolCall builder gives the same object as the dataclass constructor."""
-    fast = new_call("f", {"a": 1}, "id1", "mcp_call", "{}", False, "p", 3)
-    slow = ToolCall("f", {"a": 1}, "id1", "mcp_call", "{}", False, "p", 3)
-    assert fast == slow
-    assert [getattr(fast, f.name) for f in dataclasses.fields(ToolCall)] == [
-        getattr(slow, f.name) for f in dataclasses.fields(ToolCall)
-    ]
 
 
 def test_missing_file_is_log_error() -> None:

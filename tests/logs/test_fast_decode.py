@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from toolexpect.logs import _source, open_log
 from toolexpect.logs._base import Context
-from toolexpect.logs._source import _read_lines
+from toolexpect.logs._source import read_lines
 
 TRICKY = [
     b'{"a": 1, "a": 2}',
@@ -68,7 +68,7 @@ def _records(path: Path, fast: bool) -> tuple[list[tuple[int, str]], list[tuple[
     _source.FAST = fast
     try:
         ctx = Context(str(path))
-        records = [(line, repr(value)) for line, value in _read_lines(str(path), ctx)]
+        records = [(line, repr(value)) for line, value in read_lines(str(path), ctx)]
     finally:
         _source.FAST = True
     findings = [(d.code, d.message, d.span.line if d.span else None) for d in ctx.diagnostics]
@@ -127,7 +127,7 @@ def test_a_line_orjson_would_widen_goes_to_json(tmp_path: Path, monkeypatch: pyt
     lines = [b"[18446744073709551616]", b'["1234567890123456789"]', b"[" * 600 + b"]" * 600, b"[1]"]
     path = tmp_path / "log.jsonl"
     path.write_bytes(b"".join(line + b"\n" for line in lines))
-    records = list(_read_lines(str(path), Context(str(path))))
+    records = list(read_lines(str(path), Context(str(path))))
     assert seen == [b"[1]\n"]
     assert records[0] == (1, [18446744073709551616])
     assert type(records[0][1][0]) is int
@@ -178,7 +178,7 @@ def test_lines_read_the_same_without_orjson_installed(tmp_path: Path) -> None:
         "from toolexpect.logs._base import Context\n"
         "assert _source._orjson_loads is None\n"
         "ctx = Context(sys.argv[1])\n"
-        "print(repr([(n, repr(v)) for n, v in _source._read_lines(sys.argv[1], ctx)]))\n"
+        "print(repr([(n, repr(v)) for n, v in _source.read_lines(sys.argv[1], ctx)]))\n"
         "print(repr([(d.code, d.message, d.span.line if d.span else None) for d in ctx.diagnostics]))\n"
         "reader = open_log(sys.argv[2])\n"
         "print(repr([(s.id, [(c.name, c.arguments) for c in s.calls], s.line) for s in reader]))\n"

@@ -9,7 +9,7 @@ import pytest
 
 from toolexpect.logs import LogError
 from toolexpect.logs._base import Context
-from toolexpect.logs._source import _read_lines
+from toolexpect.logs._source import read_lines
 
 LINES = [
     b'{"a": 1}\n',
@@ -40,7 +40,7 @@ def test_each_line_reads_as_json_loads_reads_it(tmp_path: Path) -> None:
     log = tmp_path / "log.jsonl"
     log.write_bytes(b"".join(line if line.endswith(b"\n") else line + b"\n" for line in LINES))
     ctx = Context(str(log))
-    records = dict(_read_lines(str(log), ctx))
+    records = dict(read_lines(str(log), ctx))
     messages = {d.span.line if d.span else None: d.message for d in ctx.diagnostics}
     for number, raw in enumerate(LINES, 1):
         ok, expected = _reference(raw)
@@ -58,7 +58,7 @@ def test_invalid_utf8_in_a_line_is_a_fatal_error(tmp_path: Path) -> None:
     log = tmp_path / "log.jsonl"
     log.write_bytes(b'{"a": 1}\n{"a": "\xff"}\n')
     with pytest.raises(LogError) as caught:
-        list(_read_lines(str(log), Context(str(log))))
+        list(read_lines(str(log), Context(str(log))))
     assert caught.value.diagnostic.code == "R400"
     assert caught.value.diagnostic.span is not None
     assert caught.value.diagnostic.span.line == 2
@@ -74,10 +74,10 @@ def test_a_utf16_looking_line_is_decoded_as_json_loads_does(tmp_path: Path) -> N
             expected = json.loads(raw)
         except UnicodeDecodeError:
             with pytest.raises(LogError):
-                list(_read_lines(str(log), ctx))
+                list(read_lines(str(log), ctx))
             continue
         except ValueError:
-            assert list(_read_lines(str(log), ctx)) == []
+            assert list(read_lines(str(log), ctx)) == []
             assert ctx.diagnostics
             continue
-        assert list(_read_lines(str(log), ctx)) == [(1, expected)]
+        assert list(read_lines(str(log), ctx)) == [(1, expected)]

@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolexpect.equivalence import compile_pattern, matches_pattern
+from toolexpect.matching.values import compile_pattern, matches_pattern
 from toolexpect.model import PartialObject
 
 _scalars = st.sampled_from(

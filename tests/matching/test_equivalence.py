@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolexpect.equivalence import (
+from toolexpect.matching.values import (
     equivalent,
     is_number,
     matches_pattern,

@@ -18,6 +18,7 @@ from toolexpect.matching import (
     compile_case,
     evaluate,
     expectation_matches,
+    matchers,
     tool_call_accuracy,
 )
 from toolexpect.model import ArgMatcher, Case, Expectation, Op, PartialObject
@@ -115,20 +116,20 @@ def test_regex_handles_lone_surrogates() -> None:
 def test_regex_compiled_once_per_pattern(monkeypatch: pytest.MonkeyPatch) -> None:
     """Scoring many runs compiles each pattern once."""
     compiled: list[str] = []
-    real = matching.re2.compile
+    real = matchers.re2.compile
 
     def counting(pattern: str) -> Any:
         compiled.append(pattern)
         return real(pattern)
 
-    monkeypatch.setattr(matching.re2, "compile", counting)
-    matching._regex.cache_clear()
+    monkeypatch.setattr(matchers.re2, "compile", counting)
+    matchers._regex.cache_clear()
     case = Case("c", (Expectation("f", (ArgMatcher("q", Op.REGEX, pattern="^w+$"),)),))
     compiled_case = compile_case(case)
     for text in ("ww", "x", "w"):
         compiled_case.evaluate([call("f", q=text)])
     assert compiled == ["^w+$"]
-    matching._regex.cache_clear()
+    matchers._regex.cache_clear()
 
 
 def test_expectation_matches() -> None:

@@ -21,7 +21,6 @@ from typing import Any
 
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.diagnostics import Diagnostic
-from toolexpect.logs import canonical
 from toolexpect.logs._base import Context, LogError, Record
 from toolexpect.logs._source import open_source
 from toolexpect.logs.detect import LOG_FORMATS, READERS, detect, fits
@@ -87,22 +86,12 @@ class LogReader:
 
     def __iter__(self) -> Iterator[RecordedSample]:
         """Read the file (again) from the start; diagnostics restart with it."""
-        return self.read()
-
-    def read(self, take: canonical.Take | None = None) -> Iterator[RecordedSample]:
-        """Read the file (again) from the start; diagnostics restart with it.
-
-        ``take`` is offered the samples of a canonical log as decoded (see
-        :data:`toolexpect.logs.canonical.Take`); other formats ignore it.
-        """
         self.diagnostics.clear()
         ctx = Context(self.path, self.diagnostics)
         source = open_source(self.path, ctx)
         records: Iterable[Record] = source.records()
         if self._spread and not source.lines and isinstance(source.document, list):
             records = ((1, item) for item in source.document)
-        if take is not None and self.format == canonical.NAME:
-            return canonical.read(records, ctx, take)
         return READERS[self.format].read(records, ctx)  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:

@@ -12,8 +12,8 @@ record look like this format) and ``read(records, ctx)`` (records to samples).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias
 
 from toolexpect.calls import RecordedSample, ToolCall
@@ -26,8 +26,6 @@ __all__ = [
     "Record",
     "dedupe",
     "is_dict",
-    "new_call",
-    "new_sample",
 ]
 
 Record: TypeAlias = tuple[int | None, Any]
@@ -54,72 +52,6 @@ class Reader(Protocol):
     def read(self, records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
         """Turn decoded records into samples."""
         ...
-
-
-_FIELDS = tuple(f.name for f in fields(ToolCall))
-assert _FIELDS == (
-    "name",
-    "arguments",
-    "id",
-    "kind",
-    "raw_arguments",
-    "valid_json",
-    "path",
-    "line",
-), _FIELDS
-_new = object.__new__
-_SLOT: dict[str, Any] = dict(vars(ToolCall))
-_set_name: Callable[[Any, Any], None] = _SLOT["name"].__set__
-_set_arguments: Callable[[Any, Any], None] = _SLOT["arguments"].__set__
-_set_id: Callable[[Any, Any], None] = _SLOT["id"].__set__
-_set_kind: Callable[[Any, Any], None] = _SLOT["kind"].__set__
-_set_raw: Callable[[Any, Any], None] = _SLOT["raw_arguments"].__set__
-_set_valid: Callable[[Any, Any], None] = _SLOT["valid_json"].__set__
-_set_path: Callable[[Any, Any], None] = _SLOT["path"].__set__
-_set_line: Callable[[Any, Any], None] = _SLOT["line"].__set__
-
-
-def new_call(
-    name: str,
-    arguments: Mapping[str, Any],
-    call_id: str | None,
-    kind: str,
-    raw: str | None,
-    valid: bool,
-    path: str | None,
-    line: int | None,
-) -> ToolCall:
-    """Build a ToolCall without the frozen-dataclass ``__init__`` cost (same result)."""
-    call: ToolCall = _new(ToolCall)
-    _set_name(call, name)
-    _set_arguments(call, arguments)
-    _set_id(call, call_id)
-    _set_kind(call, kind)
-    _set_raw(call, raw)
-    _set_valid(call, valid)
-    _set_path(call, path)
-    _set_line(call, line)
-    return call
-
-
-_SAMPLE_SLOT: dict[str, Any] = dict(vars(RecordedSample))
-_set_sample_id: Callable[[Any, Any], None] = _SAMPLE_SLOT["id"].__set__
-_set_sample_calls: Callable[[Any, Any], None] = _SAMPLE_SLOT["calls"].__set__
-_set_sample_path: Callable[[Any, Any], None] = _SAMPLE_SLOT["path"].__set__
-_set_sample_line: Callable[[Any, Any], None] = _SAMPLE_SLOT["line"].__set__
-assert tuple(f.name for f in fields(RecordedSample)) == ("id", "calls", "path", "line")
-
-
-def new_sample(
-    sample_id: str | None, calls: tuple[ToolCall, ...], path: str | None, line: int | None
-) -> RecordedSample:
-    """Build a RecordedSample without the frozen-dataclass ``__init__`` cost (same result)."""
-    sample: RecordedSample = _new(RecordedSample)
-    _set_sample_id(sample, sample_id)
-    _set_sample_calls(sample, calls)
-    _set_sample_path(sample, path)
-    _set_sample_line(sample, line)
-    return sample
 
 
 def is_dict(value: Any) -> bool:
@@ -179,27 +111,27 @@ class Context:
             return None
         cid = _id_text(call_id)
         if type(arguments) is dict:
-            return new_call(name, arguments, cid, kind, raw, True, self.path, line)
+            return ToolCall(name, arguments, cid, kind, raw, True, self.path, line)
         if arguments is None:
-            return new_call(name, {}, cid, kind, raw, True, self.path, line)
+            return ToolCall(name, {}, cid, kind, raw, True, self.path, line)
         if isinstance(arguments, str):
             return self._decode(name, arguments, cid, kind, line)
         if isinstance(arguments, dict):
-            return new_call(name, dict(arguments), cid, kind, raw, True, self.path, line)
+            return ToolCall(name, dict(arguments), cid, kind, raw, True, self.path, line)
         return self.invalid(name, json.dumps(arguments), cid, kind, line, "not an object")
 
     def _decode(
         self, name: str, text: str, cid: str | None, kind: str, line: int | None
     ) -> ToolCall:
         if not text.strip():
-            return new_call(name, {}, cid, kind, text, True, self.path, line)
+            return ToolCall(name, {}, cid, kind, text, True, self.path, line)
         try:
             value = json.loads(text)
         except (ValueError, RecursionError) as exc:
             return self.invalid(name, text, cid, kind, line, str(exc))
         if type(value) is not dict:
             return self.invalid(name, text, cid, kind, line, "not a JSON object")
-        return new_call(name, value, cid, kind, text, True, self.path, line)
+        return ToolCall(name, value, cid, kind, text, True, self.path, line)
 
     def invalid(
         self, name: str, text: str, cid: str | None, kind: str, line: int | None, why: str
@@ -211,7 +143,7 @@ class Context:
             line,
             help="only an argument-less expectation can match this call",
         )
-        return new_call(name, {}, cid, kind, text, False, self.path, line)
+        return ToolCall(name, {}, cid, kind, text, False, self.path, line)
 
     def sample(
         self, sample_id: Any, calls: Iterable[ToolCall | None], line: int | None

@@ -18,7 +18,7 @@ from typing import Any
 
 from toolexpect.logs._base import Context, LogError, Record
 
-__all__ = ["FAST", "Source", "open_source"]
+__all__ = ["FAST", "Source", "open_source", "read_lines"]
 
 _PROBE = 1 << 16
 _SKIP_SSE = (b"event:", b"id:", b"retry:", b":")
@@ -38,7 +38,7 @@ class Source:
         if not self.lines:
             yield (1, self.document)
             return
-        yield from _read_lines(self.path, self.ctx)
+        yield from read_lines(self.path, self.ctx)
 
 
 def _decode_error(ctx: Context, lineno: int | None) -> LogError:
@@ -90,7 +90,7 @@ messages are the same either way. Set to ``False`` to use only ``json``.
 _SHAPE = bytes(
     0x30 if 0x30 <= byte <= 0x39 else 0x5B if byte in (0x5B, 0x7B) else 0x20 for byte in range(256)
 )
-"""A line's shape for :func:`_read_lines`: digits as ``0``, ``[`` and ``{`` as ``[``, the
+"""A line's shape for :func:`read_lines`: digits as ``0``, ``[`` and ``{`` as ``[``, the
 rest as spaces."""
 
 _LONG_INTEGER = b"0" * 19
@@ -103,7 +103,7 @@ def _bracket_limit() -> int:
     return min(sys.getrecursionlimit() // 2, 1000)
 
 
-def _read_lines(
+def read_lines(
     path: str, ctx: Context, start: int = 0, stop: int | None = None, first_line: int = 1
 ) -> Iterator[Record]:
     """The records of the lines in bytes ``start`` to ``stop`` (line boundaries), numbered

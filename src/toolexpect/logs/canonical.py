@@ -2,41 +2,18 @@
 
 Accepted shapes: one sample per JSON Lines line, a JSON list of samples, ``{"samples":
 [...]}``, a bare list of calls (one sample) and one call per line (one sample, emitted at
-the end). This is the hot path of ``toolexpect score``: one ``json.loads`` per line, and
-calls built without per-call format detection.
+the end).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from toolexpect.calls import RecordedSample, ToolCall
-from toolexpect.logs._base import (
-    Context,
-    Record,
-    _new,
-    _set_arguments,
-    _set_id,
-    _set_kind,
-    _set_line,
-    _set_name,
-    _set_path,
-    _set_raw,
-    _set_valid,
-    dedupe,
-    new_sample,
-)
+from toolexpect.logs._base import Context, Record, dedupe
 
-__all__ = ["NAME", "Take", "read", "sniff"]
-
-Take = Callable[[str | None, list[Any]], bool]
-"""A consumer of samples as decoded: ``take(id, calls)`` gets a sample's id and its list of
-call dicts as logged, and returns True when it has dealt with the sample (the reader then
-builds nothing for it), False to have the sample read as usual. It must return False, and
-do nothing, unless every call is a dict of exactly ``name`` (a non-empty string) and
-``arguments`` (a dict): only such samples read without findings, as
-``RecordedSample(id, tuple(ToolCall(name, arguments) ...))``."""
+__all__ = ["NAME", "loose_call", "read", "sniff"]
 
 NAME = "canonical"
 
@@ -67,51 +44,23 @@ def sniff(value: Any) -> bool:
 
 
 def _calls(raw_calls: Any, ctx: Context, line: int | None) -> tuple[ToolCall, ...]:
-    path = ctx.path
-    out: list[ToolCall] = []
     if type(raw_calls) is not list:
         ctx.report("R404", "tool_calls is not a list; sample read with no calls", line)
         return ()
-    has_id = False
+    out: list[ToolCall] = []
     for raw in raw_calls:
         if type(raw) is dict:
-            name = raw.get("name")
-            args = raw.get("arguments")
-            # Two keys that are name and arguments: no id, kind or valid_json to look at.
-            cid = None if len(raw) == 2 else raw.get("id")
-            if (
-                type(name) is str
-                and name
-                and type(args) is dict
-                and (cid is None or type(cid) is str)
-                and "kind" not in raw
-                and "valid_json" not in raw
-            ):
-                # The fast path: a well-formed call of the canonical form (``new_call``
-                # inlined: this runs once per recorded call).
-                made = _new(ToolCall)
-                _set_name(made, name)
-                _set_arguments(made, args)
-                _set_id(made, cid)
-                _set_kind(made, "function")
-                _set_raw(made, None)
-                _set_valid(made, True)
-                _set_path(made, path)
-                _set_line(made, line)
-                out.append(made)
-                has_id = has_id or cid is not None
-                continue
-            call = _slow_call(raw, ctx, line)
+            call = _call(raw, ctx, line)
+            if call is not None:
+                out.append(call)
         else:
             ctx.report("R404", "a call that is not an object was skipped", line)
-            call = None
-        if call is not None:
-            has_id = has_id or call.id is not None
-            out.append(call)
-    return dedupe(out) if has_id else tuple(out)
+    return dedupe(out) if any(call.id is not None for call in out) else tuple(out)
 
 
-def _slow_call(raw: dict[str, Any], ctx: Context, line: int | None) -> ToolCall | None:
+def _call(raw: dict[str, Any], ctx: Context, line: int | None) -> ToolCall | None:
+    if "kind" not in raw and "valid_json" not in raw:  # the usual call: a function with arguments
+        return ctx.call(raw.get("name"), raw.get("arguments"), raw.get("id"), line)
     kind = raw.get("kind")
     kind = kind if isinstance(kind, str) and kind else "function"
     if raw.get("valid_json") is False and isinstance(raw.get("raw_arguments"), str):
@@ -135,25 +84,31 @@ def _sample(value: dict[str, Any], ctx: Context, line: int | None) -> RecordedSa
     if sid is not None and type(sid) is not str:
         sid = str(sid) if isinstance(sid, int | float) and not isinstance(sid, bool) else None
     calls = value["tool_calls"] if "tool_calls" in value else value.get("calls")
-    return new_sample(sid, _calls(calls, ctx, line), ctx.path, line)
+    return RecordedSample(sid, _calls(calls, ctx, line), ctx.path, line)
 
 
-def read(records: Iterable[Record], ctx: Context, take: Take | None = None) -> Iterator[RecordedSample]:
-    """Samples in file order; loose calls (one per line) form one sample at the end.
+def loose_call(value: Any) -> bool:
+    """A record that is a call on its own (one call per line): such calls form one sample,
+    given at the end of the log."""
+    return (
+        type(value) is dict
+        and "name" in value
+        and "tool_calls" not in value
+        and "calls" not in value
+        and not ("samples" in value and type(value["samples"]) is list)
+    )
 
-    With ``take``, each sample record whose id is a string (or absent) and whose calls are
-    a list is offered to ``take`` first, in file order, and left out when taken.
-    """
+
+def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
+    """Samples in file order; loose calls (one per line) form one sample at the end."""
     loose: list[ToolCall | None] = []
     loose_line: int | None = None
     for line, value in records:
-        if type(value) is dict:
+        if loose_call(value):
+            loose_line = loose_line or line
+            loose.append(_call(value, ctx, line))
+        elif type(value) is dict:
             if "tool_calls" in value or "calls" in value:
-                if take is not None:
-                    sid = value.get("id")
-                    calls = value["tool_calls"] if "tool_calls" in value else value["calls"]
-                    if (sid is None or type(sid) is str) and type(calls) is list and take(sid, calls):
-                        continue
                 yield _sample(value, ctx, line)
             elif "samples" in value and type(value["samples"]) is list:
                 for item in value["samples"]:
@@ -161,9 +116,6 @@ def read(records: Iterable[Record], ctx: Context, take: Take | None = None) -> I
                         yield _sample(item, ctx, line)
                     else:
                         ctx.report("R404", "a sample that is not an object was skipped", line)
-            elif "name" in value:
-                loose_line = loose_line or line
-                loose.append(_slow_call(value, ctx, line))
             else:
                 ctx.report("R404", "a record that is neither a sample nor a call was skipped", line)
         elif type(value) is list:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 from xml.etree import ElementTree as ET
 
@@ -134,8 +134,8 @@ def render_text(report: ScoreReport, style: Style) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _run_json(run: Any, details: Callable[[Any], Any] | None = None) -> dict[str, Any]:
-    """One run as report data; ``details`` turns a failure's details into data (``_plain``)."""
+def _run_json(run: Any) -> dict[str, Any]:
+    """One run as report data."""
     return {
         "status": run.status,
         "score": run.score,
@@ -143,18 +143,18 @@ def _run_json(run: Any, details: Callable[[Any], Any] | None = None) -> dict[str
         "expected": run.expected,
         "precision": run.precision,
         "f1": run.f1,
-        "failures": [_failure_json(f, details) for f in run.failures],
+        "failures": [_failure_json(f) for f in run.failures],
     }
 
 
-def _failure_json(failure: Any, details: Callable[[Any], Any] | None = None) -> dict[str, Any]:
+def _failure_json(failure: Any) -> dict[str, Any]:
     span = failure.span
     return {
         "kind": failure.kind,
         "message": failure.message,
         "line": span.line if span else None,
         "column": span.column if span else None,
-        "details": (details or _plain)(failure.details),
+        "details": _plain(failure.details),
     }
 
 
@@ -176,37 +176,6 @@ def _plain(value: Any) -> Any:
     if isinstance(value, str | int | float | bool) or value is None:
         return value
     return str(value)
-
-
-def _json_default(value: Any) -> Any:
-    """The ``json`` encoder's hook for what it cannot encode: the explanation objects
-    (dataclasses, other mappings, anything else), turned into data as :func:`_plain` does."""
-    if hasattr(value, "__dataclass_fields__"):
-        return {k: getattr(value, k) for k in value.__dataclass_fields__}
-    if hasattr(value, "items") and callable(value.items):
-        return {str(k): v for k, v in value.items()}
-    return str(value)
-
-
-_RUN_ENCODER = json.JSONEncoder(ensure_ascii=False, default=_json_default)
-"""Encodes a run of the report with its explanations as they are (no :func:`_plain` copy):
-the encoder itself walks dicts, lists and tuples and calls :func:`_json_default` for the
-rest. Explanation details hold string keys only, so the text is the one ``_plain`` gives."""
-
-
-def _run_text(run: Any) -> str:
-    """``json.dumps(_run_json(run), ensure_ascii=False)``, without copying the explanations."""
-    return _RUN_ENCODER.encode(_run_json(run, _text_keys))
-
-
-_TEXT = {str}
-
-
-def _text_keys(details: Any) -> Any:
-    """``details`` itself when it is a dict with string keys, else a copy that is (as ``_plain``)."""
-    if type(details) is dict and {*map(type, details)} <= _TEXT:
-        return details
-    return {str(k): v for k, v in details.items()}
 
 
 def _case_json(outcome: CaseOutcome, runs_json: bool = True) -> dict[str, Any]:
@@ -301,7 +270,7 @@ def _listed_runs(outcome: CaseOutcome) -> int:
 
 
 def _render_json(report: ScoreReport) -> str:
-    """The ``json`` report as text: :func:`_json_text` of :func:`to_json`, made faster."""
+    """The ``json`` report as text (see :func:`_json_chunks`)."""
     return "".join(_json_chunks(report))
 
 
@@ -309,8 +278,8 @@ def _json_chunks(report: ScoreReport) -> Iterator[str]:
     """The ``json`` report's text in pieces (the same text as ``_json_text(to_json(...))``).
 
     A large report is written a case per line, piece by piece (so the whole text need
-    not be held, or copied, at once), and a run without failures whose figures are the
-    very objects of an earlier run (scoring shares them per case) reuses that run's text.
+    not be held, or copied, at once); a run without failures with the same figures as an
+    earlier one reuses that run's text.
     """
     if sum(_listed_runs(o) for o in report.cases) <= _INDENTED_RUNS:
         yield _json_text(to_json(report))
@@ -327,10 +296,10 @@ def _json_chunks(report: ScoreReport) -> Iterator[str]:
         rendered: list[str] = []
         for run in outcome.runs:
             if run.failures:
-                rendered.append(_run_text(run))
+                rendered.append(dumps(_run_json(run), ensure_ascii=False))
                 continue
-            # Identity of the float objects: equal objects give equal text.
-            shared = (run.status, id(run.score), run.matched, run.expected, id(run.precision), id(run.f1))
+            # Equal figures give equal text (they are never negative, so never -0.0).
+            shared = (run.status, run.score, run.matched, run.expected, run.precision, run.f1)
             text = texts.get(shared)
             if text is None:
                 text = texts[shared] = dumps(_run_json(run), ensure_ascii=False)

@@ -1,6 +1,6 @@
 """Value semantics: when a recorded argument value is equivalent to an expected one.
 
-Two rules, after LANGUAGE.md section 1:
+Two rules, after docs/language.md (what a spec says):
 
 * **top level** (the argument value itself): a number (``int`` or ``float``, never ``bool``)
   equals any number of the same exact decimal value, taken from its shortest representation
@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from toolexpect.model import PartialObject
@@ -32,6 +33,7 @@ from toolexpect.model import PartialObject
 __all__ = [
     "compile_pattern",
     "equivalent",
+    "exact_fraction",
     "is_number",
     "matches_pattern",
     "nested_key",
@@ -63,6 +65,12 @@ def number_value(value: object) -> int | Decimal | None:
             return None
         return Decimal(repr(value))
     return None
+
+
+def exact_fraction(number: float) -> Fraction:
+    """The exact decimal value of a threshold or pass rate, as a fraction (1 for NaN)."""
+    value = number_value(number)
+    return Fraction(value) if value is not None else Fraction(1)
 
 
 class _Unique:
@@ -202,7 +210,6 @@ def _compile_pattern(pattern: Any, depth: int) -> Callable[[Any], bool] | None:
 
         return mapping
     return lambda got: False
-
 
 
 def strict_equal(first: Any, second: Any) -> bool:

@@ -1,346 +1,28 @@
-"""Tool catalogues: the tools an application offers its model, read into one typed form.
+"""Python modules read statically as catalogues: each public top-level function is a tool.
 
-A catalogue is read from an OpenAI ``tools`` list (Chat Completions or the flat
-Responses-API form), an Anthropic ``tools`` list, an MCP ``tools/list`` result (bare or
-inside a JSON-RPC response), each as JSON or YAML, or from a Python module whose public
-functions are the tools. The Python module is read with ``ast``: its signatures and type
-annotations are parsed statically and none of its code runs.
-
-Anything that cannot be read raises ``CatalogueError``, which carries one ``T505``
-diagnostic naming the file and what was expected.
+The module is read with ``ast``: signatures, type annotations, enums, ``TypedDict``s, dataclasses
+and pydantic models are understood from the source text, and none of its code runs.
 """
 
 from __future__ import annotations
 
 import ast
 import contextlib
-import json
 import os
-import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from importlib.machinery import PathFinder
 from pathlib import Path
 from typing import Any
 
-import yaml
-from jsonschema.exceptions import SchemaError
-from jsonschema.validators import Draft202012Validator, validator_for
-from referencing import Registry, Resource
-from referencing.exceptions import Unresolvable
-from referencing.jsonschema import DRAFT202012
+from toolexpect.catalogue.model import Catalogue, Tool, fail
+from toolexpect.diagnostics import Span
 
-from toolexpect.diagnostics import Diagnostic, Span, make
-
-__all__ = [
-    "FORMATS",
-    "Catalogue",
-    "CatalogueError",
-    "Tool",
-    "catalogue_from_data",
-    "load_catalogue",
-    "parse_catalogue",
-    "parse_python_catalogue",
-]
-
-FORMATS: tuple[str, ...] = ("auto", "openai", "responses", "anthropic", "mcp", "python")
-"""The catalogue formats ``load_catalogue`` accepts for ``fmt``."""
-
-_EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
-_MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
-_DATA_SUFFIXES = (".json", ".yaml", ".yml")
-_EXPECTED = {
-    "openai": '{"type": "function", "function": {"name": …, "parameters": {…}}}',
-    "responses": '{"type": "function", "name": …, "parameters": {…}}',
-    "anthropic": '{"name": …, "input_schema": {…}}',
-    "mcp": '{"name": …, "inputSchema": {…}}',
-}
+__all__ = ["parse_python_catalogue", "python_source"]
 
 
-@dataclass(frozen=True, slots=True)
-class Tool:
-    """One tool: its name, the JSON Schema of its arguments object, and its description."""
 
-    name: str
-    parameters: Mapping[str, Any] = field(default_factory=lambda: dict(_EMPTY_PARAMETERS))
-    description: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Catalogue:
-    """The tools of one catalogue file, by name, with the format they were read from."""
-
-    tools: Mapping[str, Tool]
-    path: str | None = field(default=None, compare=False)
-    format: str = "auto"
-
-    def __contains__(self, name: object) -> bool:
-        """Whether the catalogue declares a tool called ``name``."""
-        return name in self.tools
-
-    def __len__(self) -> int:
-        """How many tools the catalogue declares."""
-        return len(self.tools)
-
-    def get(self, name: str) -> Tool | None:
-        """The tool called ``name``, or ``None``."""
-        return self.tools.get(name)
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """The tool names, in the order the catalogue lists them."""
-        return tuple(self.tools)
-
-
-class CatalogueError(Exception):
-    """A catalogue that cannot be read; ``diagnostic`` is the ``T505`` finding."""
-
-    def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__(diagnostic.message)
-        self.diagnostic = diagnostic
-
-
-def _fail(
-    message: str, path: str | None, *, span: Span | None = None, help: str | None = None
-) -> CatalogueError:
-    where = f"{path}: " if path else ""
-    return CatalogueError(make("T505", where + message, span, help=help, path=path))
-
-
-# -- entry point ---------------------------------------------------------------------------
-
-
-def load_catalogue(path: str, fmt: str = "auto") -> Catalogue:
-    """Read the catalogue at ``path`` (a JSON/YAML file, a ``.py`` file or a module name)."""
-    if fmt not in FORMATS:
-        raise _fail(
-            f"unknown catalogue format {fmt!r}",
-            path,
-            help="use one of: " + ", ".join(FORMATS),
-        )
-    file = Path(path)
-    if fmt == "python" or (fmt == "auto" and _looks_like_python(path, file)):
-        source_path = _python_source(path, file)
-        text = _read_text(source_path)
-        return parse_python_catalogue(text, path=str(source_path))
-    text = _read_text(file)
-    return parse_catalogue(text, fmt, path=path)
-
-
-def _looks_like_python(path: str, file: Path) -> bool:
-    if file.suffix == ".py":
-        return True
-    if file.suffix.lower() in _DATA_SUFFIXES or file.exists():
-        return False
-    return bool(_MODULE_NAME.match(path)) and PathFinder.find_spec(path.split(".")[0]) is not None
-
-
-def _read_text(file: Path) -> str:
-    try:
-        data = file.read_bytes()
-    except FileNotFoundError:
-        raise _fail(
-            "no such catalogue file", str(file), help="check the path given to --tools"
-        ) from None
-    except OSError as error:
-        raise _fail(f"cannot read the catalogue: {error.strerror}", str(file)) from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise _fail(f"the catalogue is not UTF-8 text (byte {error.start})", str(file)) from None
-
-
-def parse_catalogue(text: str, fmt: str = "auto", *, path: str | None = None) -> Catalogue:
-    """Read a catalogue from JSON or YAML text; ``fmt`` forces one of ``FORMATS``."""
-    if fmt == "python":
-        return parse_python_catalogue(text, path=path)
-    suffix = Path(path).suffix.lower() if path else ""
-    data: Any
-    if suffix in (".yaml", ".yml"):
-        data = _parse_yaml(text, path)
-    else:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            if suffix == ".json":
-                raise _fail(
-                    f"the catalogue is not valid JSON: {error.msg}",
-                    path,
-                    span=Span.point(error.lineno, error.colno),
-                ) from None
-            data = _parse_yaml(text, path)
-    return catalogue_from_data(data, fmt, path=path)
-
-
-def _parse_yaml(text: str, path: str | None) -> Any:
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        span = Span.point(mark.line + 1, mark.column + 1) if mark is not None else None
-        problem = getattr(error, "problem", None) or str(error)
-        raise _fail(
-            f"the catalogue is neither valid JSON nor valid YAML: {problem}", path, span=span
-        ) from None
-
-
-# -- JSON / YAML forms ---------------------------------------------------------------------
-
-
-def catalogue_from_data(data: Any, fmt: str = "auto", *, path: str | None = None) -> Catalogue:
-    """Build a catalogue from decoded JSON/YAML data in one of the provider forms."""
-    if fmt not in FORMATS or fmt == "python":
-        raise _fail(f"unknown catalogue format {fmt!r} for JSON or YAML data", path)
-    entries, where = _entries(data, path)
-    tools: dict[str, Tool] = {}
-    detected: set[str] = set()
-    for index, entry in enumerate(entries):
-        place = f"{where}[{index}]"
-        tool, form = _tool_from_entry(entry, fmt, place, path)
-        if tool is None:
-            continue
-        detected.add(form)
-        if tool.name in tools:
-            raise _fail(
-                f"tool {tool.name!r} is declared twice (again at {place})",
-                path,
-                help="tool names must be unique within a catalogue",
-            )
-        _check_schema(tool, place, path)
-        tools[tool.name] = tool
-    if fmt == "auto":
-        fmt = detected.pop() if len(detected) == 1 else "auto"
-    return Catalogue(tools=tools, path=path, format=fmt)
-
-
-def _entries(data: Any, path: str | None) -> tuple[list[Any], str]:
-    where = "tools"
-    if isinstance(data, dict) and isinstance(data.get("result"), dict) and "jsonrpc" in data:
-        data = data["result"]
-        where = "result.tools"
-    if isinstance(data, dict) and "tools" in data:
-        data = data["tools"]
-    if not isinstance(data, list):
-        kind = type(data).__name__ if data is not None else "an empty document"
-        raise _fail(
-            f"expected a list of tools (or an object with a 'tools' list), found {kind}",
-            path,
-            help="write an OpenAI or Anthropic `tools` list, or an MCP tools/list result",
-        )
-    return data, where
-
-
-def _detect(entry: Mapping[str, Any]) -> str | None:
-    if isinstance(entry.get("function"), dict):
-        return "openai"
-    if "inputSchema" in entry:
-        return "mcp"
-    if "input_schema" in entry:
-        return "anthropic"
-    if entry.get("type") == "function" and "name" in entry:
-        return "responses"
-    return None
-
-
-def _tool_from_entry(entry: Any, fmt: str, place: str, path: str | None) -> tuple[Tool | None, str]:
-    if not isinstance(entry, dict):
-        raise _fail(f"{place} is not an object", path, help="each tool is a JSON object")
-    form = _detect(entry)
-    if form is None:
-        kind = entry.get("type")
-        if (
-            fmt in ("auto", "anthropic", "responses")
-            and isinstance(kind, str)
-            and kind
-            not in (
-                "function",
-                "custom",
-            )
-        ):
-            # A provider's built-in tool (web_search, code_interpreter, …): no schema to check.
-            name = entry.get("name")
-            if isinstance(name, str) and name:
-                return Tool(name=name, parameters={}), fmt
-            return None, fmt
-        if fmt == "anthropic" and isinstance(entry.get("name"), str):
-            form = "anthropic"  # a client tool that takes no input
-        else:
-            expected = _EXPECTED.get(fmt, " or ".join(_EXPECTED.values()))
-            raise _fail(
-                f"{place} is not a tool declaration of a known form",
-                path,
-                help=f"expected {expected}",
-            )
-    if fmt != "auto" and form != fmt:
-        raise _fail(
-            f"{place} is in the {form} form, not the {fmt} form",
-            path,
-            help=f"expected {_EXPECTED[fmt]}, or let the format be detected",
-        )
-    body: Mapping[str, Any] = entry["function"] if form == "openai" else entry
-    schema_key = {
-        "openai": "parameters",
-        "responses": "parameters",
-        "anthropic": "input_schema",
-        "mcp": "inputSchema",
-    }[form]
-    name = body.get("name")
-    if not isinstance(name, str) or not name:
-        raise _fail(f"{place} has no tool name", path, help=f"expected {_EXPECTED[form]}")
-    description = body.get("description") or ""
-    if not isinstance(description, str):
-        raise _fail(f"{place} ({name}): the description is not a string", path)
-    parameters = body.get(schema_key)
-    if parameters is None:
-        parameters = dict(_EMPTY_PARAMETERS)
-    if not isinstance(parameters, dict):
-        raise _fail(
-            f"{place} ({name}): {schema_key!r} is not a JSON Schema object",
-            path,
-            help=f"expected {_EXPECTED[form]}",
-        )
-    return Tool(name=name, parameters=parameters, description=description), form
-
-
-def _check_schema(tool: Tool, place: str, path: str | None) -> None:
-    schema = dict(tool.parameters)
-    cls = validator_for(schema, default=Draft202012Validator)
-    try:
-        cls.check_schema(schema)
-    except SchemaError as error:
-        raise _fail(
-            f"{place} ({tool.name}): the parameters are not a valid JSON Schema: {error.message}",
-            path,
-        ) from None
-    resource: Resource[Any] = Resource.from_contents(schema, default_specification=DRAFT202012)
-    resolver = Registry().resolver_with_root(resource)
-    for ref in _refs(schema):
-        try:
-            resolver.lookup(ref)
-        except Unresolvable:
-            raise _fail(
-                f"{place} ({tool.name}): the reference {ref!r} does not resolve",
-                path,
-                help="define it under $defs in the same schema; remote references are not fetched",
-            ) from None
-
-
-def _refs(schema: Any) -> Iterator[str]:
-    if isinstance(schema, dict):
-        for key, value in schema.items():
-            if key in ("$ref", "$dynamicRef") and isinstance(value, str):
-                yield value
-            elif key not in ("enum", "const", "default", "examples"):
-                yield from _refs(value)
-    elif isinstance(schema, list):
-        for item in schema:
-            yield from _refs(item)
-
-
-# -- Python modules, read statically -------------------------------------------------------
-
-
-def _python_source(name: str, file: Path) -> Path:
+def python_source(name: str, file: Path) -> Path:
+    """The source file of a catalogue given as a ``.py`` path or as an importable module name
+    (found on the module search path without importing anything)."""
     if file.suffix == ".py" or os.sep in name or "/" in name:
         return file
     search: list[str] | None = None
@@ -349,7 +31,7 @@ def _python_source(name: str, file: Path) -> Path:
     for index, part in enumerate(parts):
         spec = PathFinder.find_spec(part, search)
         if spec is None:
-            raise _fail(
+            raise fail(
                 f"no Python module {'.'.join(parts[: index + 1])!r} on the module search path",
                 name,
                 help="give a module importable from here, or a path to a .py file",
@@ -357,9 +39,9 @@ def _python_source(name: str, file: Path) -> Path:
         locations = spec.submodule_search_locations
         search = list(locations) if locations is not None else None
         if search is None and index < len(parts) - 1:
-            raise _fail(f"{'.'.join(parts[: index + 1])!r} is not a package", name)
+            raise fail(f"{'.'.join(parts[: index + 1])!r} is not a package", name)
     if spec is None or not spec.origin or not spec.origin.endswith(".py"):
-        raise _fail(f"module {name!r} has no Python source file to read", name)
+        raise fail(f"module {name!r} has no Python source file to read", name)
     return Path(spec.origin)
 
 
@@ -369,7 +51,7 @@ def parse_python_catalogue(text: str, *, path: str | None = None) -> Catalogue:
         module = ast.parse(text, filename=path or "<catalogue>")
     except SyntaxError as error:
         span = Span.point(error.lineno, error.offset or 1) if error.lineno else None
-        raise _fail(
+        raise fail(
             f"the catalogue module is not valid Python: {error.msg}", path, span=span
         ) from None
     exported = _dunder_all(module)
@@ -382,7 +64,7 @@ def parse_python_catalogue(text: str, *, path: str | None = None) -> Catalogue:
         if public:
             tools[node.name] = _function_tool(node, types)
     if not tools:
-        raise _fail(
+        raise fail(
             "the catalogue module defines no public functions",
             path,
             help="each public top-level function (or each name in __all__) becomes a tool",

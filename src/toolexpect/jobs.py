@@ -1,0 +1,132 @@
+"""Score one canonical JSON Lines log in several processes (``toolexpect score -j N``).
+
+The log is cut at line boundaries into ``N`` stretches of about equal size. Each stretch is
+read and scored in a process of a :class:`concurrent.futures.ProcessPoolExecutor`
+(:func:`~toolexpect.scoring.score_partition`); the partial scores are merged in log order,
+which gives exactly the report of one process, and the stretches' log findings are joined in
+log order too.
+
+One thing cannot be scored in stretches: loose calls (one call per line), which form one
+sample at the end of the whole log. A stretch that holds one refuses, and the log is then
+read and scored in this process, as with ``-j 1``.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import itertools
+import os
+from collections.abc import Iterator, Sequence
+from typing import BinaryIO
+
+from toolexpect.diagnostics import Diagnostic
+from toolexpect.logs import LogError, LogReader, canonical
+from toolexpect.logs._base import Context, Record
+from toolexpect.logs._source import open_source, read_lines
+from toolexpect.model import Spec
+from toolexpect.scoring import CompiledSpecs, PartialScore, ScoreReport, score, score_partition
+
+__all__ = ["score_log"]
+
+Stretch = tuple[int, int, int]
+"""A stretch of a log: its first byte, the byte after its last, and the number of its first line."""
+
+
+class _Loose(Exception):
+    """A stretch holds a loose call, which only a reading of the whole log can place."""
+
+
+def stretches(path: str, jobs: int) -> list[Stretch]:
+    """``path`` cut at line starts into at most ``jobs`` stretches of about equal size."""
+    size = os.path.getsize(path)
+    cuts = [0]
+    with open(path, "rb") as handle:
+        for number in range(1, jobs):
+            target = size * number // jobs
+            if target <= cuts[-1]:
+                continue
+            handle.seek(target)
+            handle.readline()  # to the start of the next line
+            if handle.tell() >= size:
+                break
+            cuts.append(handle.tell())
+        lines = [1]
+        for before, cut in itertools.pairwise(cuts):
+            lines.append(lines[-1] + _newlines(handle, before, cut))
+    cuts.append(size)
+    return [(cuts[n], cuts[n + 1], lines[n]) for n in range(len(cuts) - 1)]
+
+
+def _newlines(handle: BinaryIO, start: int, stop: int) -> int:
+    """How many line ends the bytes ``start`` to ``stop`` of ``handle`` hold (read in chunks)."""
+    handle.seek(start)
+    count = 0
+    left = stop - start
+    while left > 0:
+        chunk = handle.read(min(left, 1 << 20))
+        if not chunk:
+            break
+        count += chunk.count(b"\n")
+        left -= len(chunk)
+    return count
+
+
+def _no_loose_calls(records: Iterator[Record]) -> Iterator[Record]:
+    for record in records:
+        if canonical.loose_call(record[1]):
+            raise _Loose
+        yield record
+
+
+def _score_stretch(
+    specs: Sequence[Spec], path: str, stretch: Stretch
+) -> tuple[PartialScore | None, list[Diagnostic], Diagnostic | None]:
+    """Read and score one stretch: its partial score (``None`` when it holds a loose call),
+    its log findings, and the finding of a log that cannot be read (``None`` if it can)."""
+    ctx = Context(path)
+    start, stop, first_line = stretch
+    try:
+        records = _no_loose_calls(read_lines(path, ctx, start, stop, first_line))
+        partial = score_partition(CompiledSpecs.of(specs), canonical.read(records, ctx))
+    except _Loose:
+        return None, [], None
+    except LogError as error:  # sent back as data: the exception does not pickle whole
+        return None, ctx.diagnostics, error.diagnostic
+    return partial, ctx.diagnostics, None
+
+
+def score_log(specs: Sequence[Spec], reader: LogReader, jobs: int) -> tuple[ScoreReport, list[Diagnostic]]:
+    """The report on ``reader``'s log and its findings, scored in up to ``jobs`` processes.
+
+    Only a canonical JSON Lines log is cut into stretches; anything else, and a log with
+    loose calls, is scored in this process. ``LogError`` as reading the log would raise it.
+    """
+    path = reader.path
+    if jobs > 1 and reader.format == canonical.NAME and open_source(path, Context(path)).lines:
+        parts = stretches(path, jobs)
+        if len(parts) > 1:
+            with concurrent.futures.ProcessPoolExecutor(max_workers=len(parts)) as pool:
+                found = list(pool.map(_score_stretch, [specs] * len(parts), [path] * len(parts), parts))
+            merged = _merge(specs, found)
+            if merged is not None:
+                return merged
+    report = score(specs, reader)
+    return report, list(reader.diagnostics)
+
+
+def _merge(
+    specs: Sequence[Spec], found: Sequence[tuple[PartialScore | None, list[Diagnostic], Diagnostic | None]]
+) -> tuple[ScoreReport, list[Diagnostic]] | None:
+    """The stretches' results joined in log order; ``None`` when one held a loose call."""
+    compiled = CompiledSpecs.of(specs)
+    total = compiled.empty()
+    diagnostics: list[Diagnostic] = []
+    for partial, findings, fatal in found:
+        if fatal is not None:
+            raise LogError(fatal)
+        if partial is None:
+            return None
+        total = total.merge(partial)
+        diagnostics.extend(findings)
+    return compiled.finish(total), diagnostics
+

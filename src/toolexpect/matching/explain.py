@@ -1,0 +1,391 @@
+"""Explanations of a failing run: what failed, the closest calls, each argument's verdict.
+
+:func:`explain` turns what a run broke (:class:`Findings`, worked out while scoring) into
+:class:`~toolexpect.matching.results.Failure` records, in the order reports list them.
+Only a failing run is explained, and a run scored with ``explain_later`` only when its
+failures are first read. Nothing here pairs calls again.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import heapq
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+from toolexpect.calls import ToolCall
+from toolexpect.matching.matchers import CompiledExpectation, arguments_of
+from toolexpect.matching.pairing import Pairing
+from toolexpect.matching.results import ArgReport, Failure, NearMiss
+from toolexpect.model import ArgMatcher, Case, Expectation, Op, PartialObject
+
+__all__ = ["MAX_CLOSEST", "MAX_EXPLAINED", "MAX_LISTED", "MAX_SCANNED", "Findings", "explain", "source_call"]
+
+MAX_EXPLAINED = 100
+"""At most this many unmatched expectations of a run get a closest-call analysis."""
+
+MAX_SCANNED = 1000
+"""At most this many calls of a tool are ranked when looking for the closest calls."""
+
+MAX_CLOSEST = 3
+"""How many closest calls an unmatched expectation reports."""
+
+MAX_LISTED = 100
+"""At most this many unexpected calls get a record each; the rest share one record."""
+
+Break = tuple[int | None, tuple[int, ...], tuple[int, int]]
+"""A broken order: the chain's number (``None`` for ``require order``), the chain, and
+(the step without a matching call, the call the previous step matched or -1)."""
+
+
+class Findings(NamedTuple):
+    """What a failing run broke, as scoring found it (all positions 0-based)."""
+
+    called: bool
+    threshold_ok: bool
+    forbidden: list[tuple[int, list[int]]]
+    unexpected: bool
+    breaks: list[Break]
+
+
+# ---------------------------------------------------------------------------- rendering
+
+_json_string: Callable[[str], str] = json.encoder.encode_basestring
+"""A string as JSON text with non-ASCII characters kept: ``json.dumps(s, ensure_ascii=False)``."""
+
+
+def render_value(value: Any, limit: int = 60) -> str:
+    """Short JSON-like text of a value (iterative, cut at about ``limit`` characters)."""
+    out: list[str] = []
+    size = 0
+    stack: list[tuple[bool, Any]] = [(False, value)]
+    while stack:
+        if size > limit:
+            return "".join(out)[:limit] + "…"
+        is_text, item = stack.pop()
+        text: str
+        if is_text:
+            text = item
+        elif isinstance(item, str):
+            text = _json_string(item)
+        elif item is None:
+            text = "null"
+        elif isinstance(item, bool):
+            text = "true" if item else "false"
+        elif isinstance(item, int):
+            bits = item.bit_length()
+            text = str(item) if bits < 160 else f"<integer of {bits} bits>"
+        elif isinstance(item, float):
+            text = "NaN" if item != item else repr(item).replace("inf", "Infinity")
+        elif isinstance(item, list | tuple):
+            text = "["
+            stack.append((True, "]"))
+            for position, element in enumerate(reversed(item)):
+                stack.append((False, element))
+                if position < len(item) - 1:
+                    stack.append((True, ", "))
+        elif isinstance(item, dict | PartialObject):
+            entries = item.entries if isinstance(item, PartialObject) else item
+            text = "{"
+            stack.append((True, "}"))
+            if isinstance(item, PartialObject):
+                stack.append((True, ", ..." if entries else "..."))
+            keys = list(entries)
+            for position, key in enumerate(reversed(keys)):
+                stack.append((False, entries[key]))
+                stack.append((True, _json_string(str(key)) + ": "))
+                if position < len(keys) - 1:
+                    stack.append((True, ", "))
+        else:
+            text = repr(item)
+        out.append(text)
+        size += len(text)
+    result = "".join(out)
+    return result if len(result) <= limit else result[:limit] + "…"
+
+
+def describe(matcher: ArgMatcher) -> str:
+    """What a matcher expects, in words for a message (``"Berlin"``, ``>= 5``, ``absent``)."""
+    op = matcher.op
+    if op is Op.EQ or op is Op.PARTIAL:
+        text = render_value(matcher.value)
+    elif op is Op.ANY:
+        text = "any value"
+    elif op is Op.IN:
+        text = "one of " + render_value(list(matcher.values))
+    elif op is Op.REGEX:
+        text = "a match for ~ " + render_value(matcher.pattern)
+    elif op is Op.APPROX:
+        text = f"{render_value(matcher.value)} +- {render_value(matcher.tolerance)}"
+    elif op is Op.ABSENT:
+        text = "absent"
+    else:
+        text = f"{op.value} {render_value(matcher.value)}"
+    if matcher.optional and op is not Op.ABSENT:
+        text = f"absent or {text}"
+    return text
+
+
+def _source_arg(matcher: ArgMatcher) -> str:
+    """A matcher written back roughly as the spec spells it."""
+    name = matcher.name + ("?" if matcher.optional else "")
+    op = matcher.op
+    if op is Op.EQ or op is Op.PARTIAL:
+        return f"{name}={render_value(matcher.value, 30)}"
+    if op is Op.ANY:
+        return f"{name}=any"
+    if op is Op.IN:
+        return f"{name} in {render_value(list(matcher.values), 30)}"
+    if op is Op.REGEX:
+        return f"{name} ~ {render_value(matcher.pattern, 30)}"
+    if op is Op.APPROX:
+        return f"{name} = {render_value(matcher.value)} +- {render_value(matcher.tolerance)}"
+    if op is Op.ABSENT:
+        return f"not {matcher.name}"
+    return f"{name} {op.value} {render_value(matcher.value)}"
+
+
+def source_call(expectation: Expectation) -> str:
+    """An expectation written back roughly as the spec spells it, cut when long."""
+    if not expectation.args:
+        return expectation.tool
+    text = f"{expectation.tool}({', '.join(_source_arg(m) for m in expectation.args)})"
+    return text if len(text) <= 120 else text[:119] + "…"
+
+
+# ---------------------------------------------------------------------------- explaining
+
+
+def explain(
+    case: Case,
+    expectations: Sequence[CompiledExpectation],
+    forbids: Sequence[CompiledExpectation],
+    calls: Sequence[ToolCall],
+    pairing: Pairing,
+    findings: Findings,
+) -> tuple[Failure, ...]:
+    """Why a failing run failed: every failure, in the order the report lists them."""
+    total = len(calls)
+    expected = len(expectations)
+    matched = pairing.matched
+    failures: list[Failure] = []
+    if findings.called:
+        failures.append(
+            Failure(
+                "no_tool_calls",
+                f"expected no tool calls, got {total}: "
+                + ", ".join(f"#{p + 1} {calls[p].name}" for p in range(min(total, 5)))
+                + (" …" if total > 5 else ""),
+                case.requirement_span("no_tool_calls"),
+                {"calls": tuple(range(total))},
+            )
+        )
+    if not findings.threshold_ok:
+        failures.append(
+            Failure(
+                "threshold",
+                f"accuracy {matched}/{expected} = {matched / expected:.2f} is below "
+                f"the threshold {case.threshold:g}",
+                case.requirement_span("accuracy"),
+                {
+                    "score": matched / expected,
+                    "threshold": case.threshold,
+                    "matched": matched,
+                    "expected": expected,
+                },
+            )
+        )
+        failures.extend(_unmatched(case, expectations, calls, pairing.assigned))
+    for index, hits in findings.forbidden:
+        banned = case.forbids[index]
+        more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
+        failures.append(
+            Failure(
+                "forbidden",
+                f"forbidden {source_call(forbids[index].expectation)} matched call #{hits[0] + 1}{more}",
+                banned.span,
+                {"forbid": index, "tool": banned.tool, "calls": tuple(hits)},
+            )
+        )
+    if findings.unexpected:
+        failures.extend(_unexpected(case, calls, pairing.assigned))
+    for number, chain, (step, previous) in findings.breaks:
+        failures.append(_order(expectations, number, chain, step, previous, calls, pairing.by_tool))
+    return tuple(failures)
+
+
+def _unmatched(
+    case: Case,
+    expectations: Sequence[CompiledExpectation],
+    calls: Sequence[ToolCall],
+    assigned: Sequence[int],
+) -> list[Failure]:
+    by_tool: dict[str, list[int]] = {}
+    for position, call in enumerate(calls):
+        by_tool.setdefault(call.name, []).append(position)
+    paired_with = {c: e for e, c in enumerate(assigned) if c >= 0}
+    failures: list[Failure] = []
+    explained = 0
+    for compiled in expectations:
+        if assigned[compiled.index] >= 0:
+            continue
+        expectation = compiled.expectation
+        source = source_call(expectation)
+        details: dict[str, Any] = {
+            "expectation": compiled.index,
+            "tool": expectation.tool,
+            "never_called": expectation.tool not in by_tool,
+            "similar_tools": (),
+            "closest": (),
+        }
+        if expectation.tool not in by_tool:
+            similar = _similar_tools(expectation.tool, by_tool)
+            details["similar_tools"] = similar
+            message = f"{source} not matched: {expectation.tool} was never called"
+            if similar:
+                message += "; similarly named tools called: " + ", ".join(similar)
+            elif not calls:
+                message += " (no tool calls were recorded)"
+        elif explained >= MAX_EXPLAINED:
+            message = f"{source} not matched"
+        else:
+            explained += 1
+            closest = _closest(compiled, calls, by_tool[expectation.tool], paired_with)
+            details["closest"] = closest
+            best = closest[0]
+            if best.holds == best.total:
+                other = case.expectations[best.paired_with or 0]
+                where = f"line {other.span.line}" if other.span else "another expectation"
+                message = (
+                    f"{source} not matched: every call of {expectation.tool} that fits is "
+                    f"paired with another expectation (call #{best.call + 1} with {where})"
+                )
+            else:
+                wrong = "; ".join(a.message for a in best.args if not a.holds)
+                if not best.valid_json:
+                    wrong = "arguments are not valid JSON; " + wrong
+                message = f"{source} not matched; closest call #{best.call + 1}: {wrong}"
+        failures.append(Failure("unmatched", message, expectation.span, details))
+    return failures
+
+
+def _closest(
+    compiled: CompiledExpectation,
+    calls: Sequence[ToolCall],
+    positions: Sequence[int],
+    paired_with: Mapping[int, int],
+) -> tuple[NearMiss, ...]:
+    """The calls of the tool on which most of the expectation's matchers hold."""
+    checks = compiled.arg_checks
+    held: dict[int, list[bool]] = {}
+    for position in positions[:MAX_SCANNED]:
+        arguments = arguments_of(calls[position])
+        held[position] = [check(arguments) for check in checks]
+    ranked = sorted((-sum(map(bool, holds)), position) for position, holds in held.items())
+    described = [describe(m) for m in compiled.expectation.args]
+    result: list[NearMiss] = []
+    for negative, position in ranked[:MAX_CLOSEST]:
+        call = calls[position]
+        arguments = arguments_of(call)
+        reports = tuple(
+            _arg_report(m, holds, arguments, words)
+            for m, holds, words in zip(compiled.expectation.args, held[position], described, strict=True)
+        )
+        paired = paired_with.get(position)
+        result.append(NearMiss(position, -negative, len(checks), paired, call.valid_json, reports))
+    return tuple(result)
+
+
+def _arg_report(matcher: ArgMatcher, holds: bool, arguments: Mapping[str, Any], expected: str) -> ArgReport:
+    """How one matcher fared on one call's arguments (``holds``: its test's answer;
+    ``expected``: the matcher described)."""
+    present = matcher.name in arguments
+    got = render_value(arguments[matcher.name]) if present else None
+    if holds:
+        message = f"{matcher.name}: ok"
+    elif not present:
+        message = f"{matcher.name}: missing"
+    else:
+        message = f"{matcher.name}: expected {expected}, got {got}"
+    return ArgReport(matcher.name, holds, expected, got, message)
+
+
+def _unexpected(case: Case, calls: Sequence[ToolCall], assigned: Sequence[int]) -> list[Failure]:
+    paired = set(assigned)
+    unpaired = [p for p in range(len(calls)) if p not in paired]
+    span = case.requirement_span("no_unexpected_calls")
+    failures = [
+        Failure(
+            "unexpected",
+            f"unexpected call #{p + 1} {calls[p].name}: no expectation is paired with it",
+            span,
+            {"calls": (p,), "tools": (calls[p].name,)},
+        )
+        for p in unpaired[:MAX_LISTED]
+    ]
+    rest = unpaired[MAX_LISTED:]
+    if rest:
+        failures.append(
+            Failure(
+                "unexpected",
+                f"… and {len(rest)} more unexpected calls",
+                span,
+                {"calls": tuple(rest), "tools": tuple(sorted({calls[p].name for p in rest}))},
+            )
+        )
+    return failures
+
+
+def _order(
+    expectations: Sequence[CompiledExpectation],
+    number: int | None,
+    chain: tuple[int, ...],
+    step: int,
+    previous: int,
+    calls: Sequence[ToolCall],
+    by_tool: Mapping[str, list[int]],
+) -> Failure:
+    compiled = expectations[chain[step]]
+    expectation = compiled.expectation
+    matching = tuple(p for p in by_tool.get(expectation.tool, ()) if compiled.check(arguments_of(calls[p])))
+    requirement = "then" if number is not None else "require order"
+    source = source_call(expectation)
+    if step == 0 or previous < 0:
+        message = f"{requirement}: step 1 {source} has no matching call"
+    else:
+        before = source_call(expectations[chain[step - 1]].expectation)
+        message = (
+            f"{requirement}: step {step + 1} {source} has no matching call after "
+            f"call #{previous + 1} (step {step}, {before})"
+        )
+        if matching:
+            message += "; it matched only " + ", ".join(f"call #{p + 1}" for p in matching[:5])
+        else:
+            message += "; it matched no call at all"
+    return Failure(
+        "order",
+        message,
+        expectation.span,
+        {
+            "requirement": requirement,
+            "chain": number,
+            "step": step,
+            "expectation": chain[step],
+            "after_call": previous if previous >= 0 else None,
+            "matching_calls": matching,
+        },
+    )
+
+
+@functools.lru_cache(maxsize=65_536)
+def _likeness(word: str, other: str) -> float:
+    """How alike two tool names are, as ``difflib.get_close_matches`` measures it (cached)."""
+    return difflib.SequenceMatcher(None, other, word).ratio()
+
+
+def _similar_tools(word: str, names: Iterable[str], n: int = 3, cutoff: float = 0.6) -> tuple[str, ...]:
+    """The ``n`` called tool names most like ``word``, best first, as ``difflib.get_close_matches``."""
+    scored = [(score, name) for name in names if (score := _likeness(word, name)) >= cutoff]
+    return tuple(name for _, name in heapq.nlargest(n, scored))

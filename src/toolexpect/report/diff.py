@@ -1,0 +1,289 @@
+"""Render a comparison of two score reports: ``text``, ``markdown``, ``json``, ``github``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from toolexpect.report.compare import GROUPS, CaseChange, Comparison, Figures
+from toolexpect.report.style import Style
+
+__all__ = ["DIFF_VERSION", "FORMATS", "render", "to_json"]
+
+FORMATS = ("text", "markdown", "json", "github")
+"""The formats ``diff --format`` accepts."""
+
+DIFF_VERSION = 1
+"""The version of the ``json`` comparison document."""
+
+_MARKS = {
+    "newly failing": ("✗", "red"),
+    "worse": ("↓", "red"),
+    "newly passing": ("✓", "green"),
+    "better": ("↑", "green"),
+    "appeared": ("+", "cyan"),
+    "vanished": ("-", "yellow"),
+    "calls changed": ("~", "blue"),
+}
+_ICONS = {
+    "newly failing": "❌",
+    "worse": "📉",
+    "newly passing": "✅",
+    "better": "📈",
+    "appeared": "🆕",
+    "vanished": "🗑️",
+    "calls changed": "🔁",
+}
+
+
+def _number(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _label(change: CaseChange) -> str:
+    return f"{change.file} :: {change.case}" if change.file else change.case
+
+
+def _pair(old: float | None, new: float | None) -> str:
+    """``old → new`` with the signed difference, or the one value when they are equal."""
+    if old is None and new is None:
+        return "-"
+    if old is None or new is None:
+        return f"{_number(old)} → {_number(new)}"
+    if abs(new - old) <= 1e-9:
+        return _number(new)
+    return f"{_number(old)} → {_number(new)} ({new - old:+.2f})"
+
+
+def _status(change: CaseChange) -> str:
+    old, new = change.old, change.new
+    if old is None:
+        return new.status if new else ""
+    if new is None:
+        return f"was {old.status}"
+    return old.status if old.status == new.status else f"{old.status} → {new.status}"
+
+
+def _pass_rate(change: CaseChange) -> str:
+    old = change.old.pass_rate if change.old else None
+    new = change.new.pass_rate if change.new else None
+    if old is None and new is None:
+        return ""
+    return _pair(old, new)
+
+
+def _score(change: CaseChange) -> str:
+    return _pair(change.old.score if change.old else None, change.new.score if change.new else None)
+
+
+def _figures_text(change: CaseChange) -> str:
+    parts = [_status(change), f"score {_score(change)}"]
+    rate = _pass_rate(change)
+    if rate:
+        parts.append(f"pass rate {rate}")
+    return ", ".join(parts)
+
+
+def _call_lines(change: CaseChange) -> Iterator[str]:
+    for tool in change.calls_appeared:
+        yield f"new unexpected call: {tool}"
+    for tool in change.calls_gone:
+        yield f"unexpected call gone: {tool}"
+    for expectation in change.expected_lost:
+        yield f"expected call no longer made: {expectation}"
+    for expectation in change.expected_found:
+        yield f"expected call now made: {expectation}"
+
+
+def _counts_text(comparison: Comparison) -> str:
+    counts = comparison.counts()
+    parts = [f"{counts[name]} {name}" for name in (*GROUPS, "unchanged") if counts[name]]
+    return ", ".join(parts) or "no cases"
+
+
+def _verdict(comparison: Comparison) -> str:
+    return "regressed" if comparison.regressed else "no regression"
+
+
+def _passed(summary: Any) -> str:
+    failing = summary.get("failed", 0) + summary.get("errors", 0)
+    return f"{summary.get('passed', 0)} passed, {failing} not passed"
+
+
+def render_text(comparison: Comparison, style: Style, old_name: str, new_name: str) -> str:
+    """The comparison for a terminal: a line per changed case, what changed beneath."""
+    lines = [style(f"toolexpect diff {old_name} → {new_name}", "bold")]
+    changed = comparison.changed
+    width = max((len(name) for name in GROUPS), default=0)
+    for change in changed:
+        group = change.group or ""
+        mark, colour = _MARKS[group]
+        lines.append(
+            f"{style(mark, colour)} {style(group.ljust(width), colour)}  {_label(change)}  "
+            + style(_figures_text(change), "dim")
+        )
+        if group == "newly failing" and change.new is not None:
+            lines.extend(f"      {message}" for message in change.new.messages)
+        lines.extend(f"      {line}" for line in _call_lines(change))
+    if not changed:
+        lines.append("no case changed")
+    lines.append("")
+    before, after = _passed(comparison.old_summary), _passed(comparison.new_summary)
+    lines.append(f"before: {before}; after: {after}")
+    verdict = f"{_counts_text(comparison)}: {_verdict(comparison)}"
+    lines.append(style(verdict, "bold", "red" if comparison.regressed else "green"))
+    return "\n".join(lines) + "\n"
+
+
+def _md(text: str) -> str:
+    """Text safe in a Markdown table cell: no HTML, no cell break, no line break."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+
+
+def _code(text: str) -> str:
+    """Text as Markdown inline code (a run of backticks longer than any it holds)."""
+    fence = "`"
+    while fence in text:
+        fence += "`"
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text.replace(chr(10), ' ')}{pad}{fence}"
+
+
+def render_markdown(comparison: Comparison, old_name: str, new_name: str) -> str:
+    """A Markdown summary for a pull-request comment: a table of changed cases, details beneath."""
+    icon = "❌" if comparison.regressed else "✅"
+    lines = [
+        "### toolexpect: changes against the baseline",
+        "",
+        f"{icon} **{_md(_counts_text(comparison))}**: {_verdict(comparison)}",
+        "",
+        f"Before ({_code(old_name)}): {_passed(comparison.old_summary)}. "
+        f"After ({_code(new_name)}): {_passed(comparison.new_summary)}.",
+    ]
+    changed = comparison.changed
+    if changed:
+        lines += [
+            "",
+            "| | change | file | case | status | score | pass rate |",
+            "| --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for change in changed:
+            group = change.group or ""
+            lines.append(
+                f"| {_ICONS[group]} | {group} | {_md(change.file or '')} | {_md(change.case)} "
+                f"| {_md(_status(change))} | {_md(_score(change))} | {_md(_pass_rate(change))} |"
+            )
+    detailed = [c for c in changed if _details(c)]
+    if detailed:
+        lines += ["", "<details><summary>What changed</summary>", ""]
+        for change in detailed:
+            lines.append(f"**{_md(_label(change))}** ({change.group})")
+            lines.append("")
+            lines.extend(f"- {_md(item)}" for item in _details(change))
+            lines.append("")
+        lines.append("</details>")
+    return "\n".join(lines) + "\n"
+
+
+def _details(change: CaseChange) -> list[str]:
+    items: list[str] = []
+    if change.group == "newly failing" and change.new is not None:
+        items.extend(change.new.messages)
+    items.extend(_call_lines(change))
+    return items
+
+
+def _escape(text: str, *, prop: bool = False) -> str:
+    """Text for a GitHub workflow command: data, or (``prop``) a property value."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def render_github(comparison: Comparison) -> str:
+    """GitHub Actions annotations: an error at the spec line of each newly failing case, a
+    warning at each case with a lower score or pass rate, then a summary notice."""
+    lines: list[str] = []
+    for change in comparison.changed:
+        if change.group not in ("newly failing", "worse") or change.new is None:
+            continue
+        level = "error" if change.group == "newly failing" else "warning"
+        props = []
+        if change.file:
+            props.append(f"file={_escape(change.file, prop=True)}")
+        if change.new.line:
+            props.append(f"line={change.new.line}")
+            if change.new.column:
+                props.append(f"col={change.new.column}")
+        props.append(f"title={_escape(f'toolexpect: {change.group}: {change.case}', prop=True)}")
+        message = "; ".join([_figures_text(change), *change.new.messages[:1], *_call_lines(change)])
+        lines.append(f"::{level} {','.join(props)}::{_escape(message)}")
+    summary = f"{_counts_text(comparison)}: {_verdict(comparison)}"
+    lines.append(f"::notice title=toolexpect diff::{_escape(summary)}")
+    return "\n".join(lines) + "\n"
+
+
+def _figures_json(figures: Figures | None) -> dict[str, Any] | None:
+    if figures is None:
+        return None
+    return {
+        "status": figures.status,
+        "score": figures.score,
+        "pass_rate": figures.pass_rate,
+        "lowest": figures.lowest,
+        "line": figures.line,
+        "failures": list(figures.messages),
+    }
+
+
+def to_json(
+    comparison: Comparison, old_name: str | None = None, new_name: str | None = None
+) -> dict[str, Any]:
+    """The ``json`` comparison document as data."""
+    return {
+        "version": DIFF_VERSION,
+        "old": {"path": old_name, "summary": dict(comparison.old_summary)},
+        "new": {"path": new_name, "summary": dict(comparison.new_summary)},
+        "regressed": comparison.regressed,
+        "counts": {name.replace(" ", "_"): count for name, count in comparison.counts().items()},
+        "cases": [
+            {
+                "file": change.file,
+                "case": change.case,
+                "change": (change.group or "").replace(" ", "_"),
+                "regressed": change.regressed,
+                "old": _figures_json(change.old),
+                "new": _figures_json(change.new),
+                "score_delta": change.score_delta,
+                "pass_rate_delta": change.pass_rate_delta,
+                "calls": {
+                    "unexpected_added": list(change.calls_appeared),
+                    "unexpected_removed": list(change.calls_gone),
+                    "expected_lost": list(change.expected_lost),
+                    "expected_found": list(change.expected_found),
+                },
+            }
+            for change in comparison.changed
+        ],
+    }
+
+
+def render(
+    comparison: Comparison,
+    fmt: str = "text",
+    *,
+    style: Style | None = None,
+    old_name: str = "old",
+    new_name: str = "new",
+) -> str:
+    """Render ``comparison`` in ``fmt`` (one of :data:`FORMATS`)."""
+    if fmt == "json":
+        return json.dumps(to_json(comparison, old_name, new_name), indent=2, ensure_ascii=False) + "\n"
+    if fmt == "markdown":
+        return render_markdown(comparison, old_name, new_name)
+    if fmt == "github":
+        return render_github(comparison)
+    return render_text(comparison, style or Style(False), old_name, new_name)

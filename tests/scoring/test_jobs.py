@@ -1,0 +1,153 @@
+"""`score --jobs N`: several processes give exactly what one gives, findings and errors included."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from toolexpect import jobs
+from toolexpect.cli import main
+
+SPEC = """
+case "a" {
+    expect f(x=1)
+    expect g
+    require accuracy >= 0.5
+}
+case "b" {
+    expect f(x="s", y=[1, 2])
+    forbid h
+}
+case "c" {
+    expect g(z ~ "^o")
+    require no unexpected calls
+}
+"""
+
+
+def _line(rng: random.Random) -> str:
+    case = rng.choice(["a", "b", "c", "a", "b", "c", "nobody"])
+    calls = []
+    for _ in range(rng.randrange(5)):
+        name = rng.choice("fghk")
+        args = {"x": rng.choice([1, 1.0, "s", True]), "y": rng.choice([[1, 2], [1.0, 2]]), "z": "ok"}
+        calls.append({"name": name, "arguments": args})
+    record: dict[str, object] = {"tool_calls": calls}
+    if rng.random() < 0.97:
+        record["id"] = case
+    return json.dumps(record)
+
+
+def _log(tmp_path: Path, lines: list[str]) -> Path:
+    path = tmp_path / "log.jsonl"
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def _lines(count: int = 600, seed: int = 3) -> list[str]:
+    rng = random.Random(seed)
+    return [_line(rng) for _ in range(count)]
+
+
+def _run(
+    spec: Path, log: Path, jobs: int, fmt: str, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str]:
+    code = main(["score", str(spec), "--log", str(log), "--format", fmt, "--jobs", str(jobs)])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture
+def spec(tmp_path: Path) -> Path:
+    path = tmp_path / "s.expect"
+    path.write_text(SPEC, encoding="utf-8")
+    return path
+
+
+def _same(spec: Path, log: Path, capsys: pytest.CaptureFixture[str], count: int = 2) -> None:
+    assert len(jobs.stretches(str(log), count)) == count
+    for fmt in ("json", "text"):
+        assert _run(spec, log, count, fmt, capsys) == _run(spec, log, 1, fmt, capsys)
+
+
+@pytest.mark.parametrize("count", [2, 3])
+def test_several_processes_report_what_one_reports(
+    spec: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], count: int
+) -> None:
+    """Runs in order, unused samples with their first line, failures: all the same."""
+    _same(spec, _log(tmp_path, _lines()), capsys, count)
+
+
+def test_stretches_cut_at_line_starts_and_count_lines(tmp_path: Path) -> None:
+    """Each stretch starts at a line; its first line number is the line's number in the file."""
+    log = _log(tmp_path, _lines(100))
+    data = log.read_bytes()
+    parts = jobs.stretches(str(log), 4)
+    assert parts[0][0] == 0 and parts[-1][1] == len(data)
+    for (start, stop, line), following in zip(parts, [*parts[1:], None], strict=True):
+        assert start == 0 or data[start - 1 : start] == b"\n"
+        assert line == data[:start].count(b"\n") + 1
+        if following is not None:
+            assert following[0] == stop
+    assert jobs.stretches(str(log), 1) == [(0, len(data), 1)]
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        "not json",
+        '{"name": "g", "arguments": {}}',
+        '{"name": "g", "arguments": {}, "samples": "not a list"}',
+        '{"id": "a", "tool_calls": [{"name": "g", "arguments": "{bad"}]}',
+        '{"id": "a", "tool_calls": "nope"}',
+        '[{"name": "f", "arguments": {"x": 1}}]',
+        "",
+    ],
+)
+@pytest.mark.parametrize("where", [0.25, 0.75])
+def test_odd_records_in_any_stretch_give_the_same_report(
+    spec: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], odd: str, where: float
+) -> None:
+    """Bad lines, loose calls, bad arguments: same findings, in the same order, in any stretch."""
+    lines = _lines()
+    lines.insert(int(len(lines) * where), odd)
+    lines.insert(int(len(lines) * where) + 7, odd)
+    _same(spec, _log(tmp_path, lines), capsys)
+
+
+@pytest.mark.parametrize("where", [0.25, 0.75])
+def test_a_log_that_is_not_utf8_fails_the_same(
+    spec: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], where: float
+) -> None:
+    """An unreadable line stops scoring with the same error, whichever stretch holds it."""
+    lines = _lines()
+    path = tmp_path / "log.jsonl"
+    data = [line.encode() + b"\n" for line in lines]
+    data.insert(int(len(data) * where), b'{"id": "a", "tool_calls": [], "x": "\xff"}\n')
+    path.write_bytes(b"".join(data))
+    one = _run(spec, path, 1, "json", capsys)
+    assert one[0] == 2
+    assert _run(spec, path, 2, "json", capsys) == one
+
+
+def test_other_logs_are_scored_in_one_process(
+    spec: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A JSON document log (not JSON Lines) gives the same report with several jobs."""
+    path = tmp_path / "log.json"
+    path.write_text("[" + ",\n".join(_lines(50)) + "]\n", encoding="utf-8")
+    assert _run(spec, path, 2, "json", capsys) == _run(spec, path, 1, "json", capsys)
+
+
+@pytest.mark.parametrize("bad", ["0", "-1", "two"])
+def test_jobs_must_be_a_positive_number(
+    spec: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: str
+) -> None:
+    """-j 0, a negative count or a word is a usage error (exit 2)."""
+    log = _log(tmp_path, _lines(5))
+    code = main(["score", str(spec), "--log", str(log), "-j", bad])
+    assert code == 2
+    assert "jobs" in capsys.readouterr().err
