@@ -313,6 +313,10 @@ def test_json_and_yaml_forms_mean_what_the_text_means(text: str, kind: Kind, ind
         source = json.dumps(document, indent=2 if indent else None, ensure_ascii=not indent)
     else:
         source = yaml.safe_dump(document, allow_unicode=indent, default_flow_style=None if indent else False)
+        if yaml.safe_load(source) != document:
+            # PyYAML writes \x85, U+2028 and U+2029 as they are, and YAML 1.1 reads them as
+            # line breaks: such text only round-trips escaped.
+            source = yaml.safe_dump(document, allow_unicode=False)
     other = _read(source, kind)
     assert other.ok, (source, other.diagnostics)
     assert other.spec == loaded.spec
