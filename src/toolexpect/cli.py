@@ -21,6 +21,7 @@ from typing import IO, TYPE_CHECKING, TypeVar
 from toolexpect import __version__
 from toolexpect.diagnostics import Diagnostic, Severity
 from toolexpect.document import without_spans
+from toolexpect.lines import split_lines_keepends
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.diff import FORMATS as DIFF_FORMATS
 from toolexpect.report.style import Style, fit_stream
@@ -371,8 +372,8 @@ def _cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         if args.diff:
             out.writelines(
                 difflib.unified_diff(
-                    (loaded.text or "").splitlines(keepends=True),
-                    formatted.splitlines(keepends=True),
+                    split_lines_keepends(loaded.text or ""),
+                    split_lines_keepends(formatted),
                     fromfile=path,
                     tofile=path,
                 )
@@ -403,7 +404,9 @@ def _cmd_compile(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         _print_diagnostics(loaded.diagnostics, files, "full", err)
         return EXIT_USAGE
     document = without_spans(loaded.document) if args.no_spans else loaded.document
-    print(json.dumps(document, indent=2, ensure_ascii=False), file=out)
+    # Written as it is encoded: the text of a large document is never held whole.
+    out.writelines(json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(document))
+    out.write("\n")
     return EXIT_OK
 
 

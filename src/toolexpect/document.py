@@ -2,9 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-__all__ = ["SPAN_KEYS", "without_spans"]
+if TYPE_CHECKING:
+    from toolexpect.diagnostics import Span
+
+__all__ = ["SPAN_KEYS", "Repeat", "without_spans"]
+
+
+class Repeat(NamedTuple):
+    """Something written twice where the document holds one: an object's key or a statement.
+
+    The document keeps the last; the reader notes the repeat so that lint reports it, and
+    ``format`` (which runs only on specs free of errors) never drops what was written.
+    ``what`` is ``"key"`` or the statement (``"question"``); ``first`` is where it was first.
+    """
+
+    what: str
+    name: str
+    span: Span
+    first: Span | None
 
 SPAN_KEYS = frozenset({"span", "question_span"})
 """The keys that say where a node was written; they are not part of what a spec means."""

@@ -8,13 +8,13 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import re2
 
 from toolexpect.diagnostics import Diagnostic, Span, make
-from toolexpect.document import without_spans
+from toolexpect.document import Repeat, without_spans
 
 __all__ = ["check", "regex_error"]
 
@@ -88,7 +88,14 @@ def _requirement_checks(case: dict[str, Any], path: PathKey, locate: Locate) -> 
             earlier = _at(locate, (*path, "require", earlier_index))
             where = f" at line {earlier.line}" if earlier else ""
             words = kind.replace("_", " ")
-            if req.get("threshold") != earlier_threshold:
+            if "threshold" in req and req["threshold"] == earlier_threshold:
+                yield make(
+                    "L308",
+                    f"require {words} is written twice in case \"{case['name']}\" (first{where})",
+                    _at(locate, here),
+                    help="a case has one threshold: remove the repeated requirement",
+                )
+            elif req.get("threshold") != earlier_threshold:
                 yield make(
                     "L305",
                     f"{words} is required twice with different thresholds "
@@ -134,9 +141,35 @@ def _chain_checks(case: dict[str, Any], path: PathKey, locate: Locate) -> Iterat
         used |= set(chain)
 
 
-def check(document: dict[str, Any], locate: Locate) -> list[Diagnostic]:
-    """Run every semantic check on a schema-valid document."""
-    found: list[Diagnostic] = []
+def _place(span: Span | None) -> str:
+    return f"line {span.line}, column {span.column}" if span else "earlier"
+
+
+def _repeat_checks(repeats: Sequence[Repeat]) -> Iterator[Diagnostic]:
+    """The keys and statements written twice, that the reader found and the document lost."""
+    for found in repeats:
+        if found.what == "key":
+            yield make(
+                "L309",
+                f'key "{found.name}" is written twice in this object (first at {_place(found.first)})',
+                found.span,
+                help="write each key once: only the last value of a repeated key would count",
+            )
+        else:
+            yield make(
+                "L308",
+                f'{found.what} is written twice in case "{found.name}" (first at {_place(found.first)})',
+                found.span,
+                help=f"a case has one {found.what}: remove one of them, or merge them into one",
+            )
+
+
+def check(document: dict[str, Any], locate: Locate, repeats: Sequence[Repeat] = ()) -> list[Diagnostic]:
+    """Run every semantic check on a schema-valid document.
+
+    ``repeats`` are what the reader found written twice where the document holds one.
+    """
+    found: list[Diagnostic] = list(_repeat_checks(repeats))
     names: dict[str, int] = {}
     for case_index, case in enumerate(document["cases"]):
         path: PathKey = ("cases", case_index)

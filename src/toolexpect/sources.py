@@ -2,18 +2,26 @@
 
 The values come from the standard ``json`` module and PyYAML's safe loader, so integers
 stay ``int`` and floats ``float``; a light tokenizer (JSON) or the composed node tree
-(YAML) gives each key and value its place, so schema errors point at the source.
+(YAML) gives each key and value its place, so schema errors point at the source. Numbers
+that the text language cannot write are refused where they stand (``P110``): NaN, infinities,
+floats beyond the 64-bit range and integers longer than ``MAX_INT_DIGITS``. A key written
+twice in one object is kept as a :class:`~toolexpect.document.Repeat` for lint.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from toolexpect.diagnostics import Diagnostic, Span, make
+from toolexpect.document import Repeat
 from toolexpect.language.layout import MAX_DEPTH
+from toolexpect.language.strings import MAX_INT_DIGITS, integer_too_long
+from toolexpect.lines import LineIndex
 
 if TYPE_CHECKING:
     import yaml
@@ -36,6 +44,7 @@ class Located:
     spans: dict[PathKey, Span] = field(default_factory=dict)
     keys: dict[PathKey, Span] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    repeats: list[Repeat] = field(default_factory=list)
 
     def locate(self, path: PathKey, *, key: bool = False) -> Span | None:
         """The span of the node at ``path`` (of its key with ``key``), or of its nearest parent."""
@@ -56,23 +65,58 @@ _TOKEN = re.compile(
 )
 
 
-def _position(text: str, offset: int, line_starts: list[int]) -> tuple[int, int]:
-    lo, hi = 0, len(line_starts) - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if line_starts[mid] <= offset:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo + 1, offset - line_starts[lo] + 1
-
-
 def _json_error(error: json.JSONDecodeError) -> Diagnostic:
     return make(
         "P108",
         f"invalid JSON: {error.msg}",
         Span.point(error.lineno, error.colno),
         help='fix the JSON syntax at this place; a JSON spec is one object with a "cases" list',
+    )
+
+
+class _BadNumber(ValueError):
+    """A number literal the language cannot hold, raised while ``json`` reads it."""
+
+    def __init__(self, literal: str, kind: str) -> None:
+        super().__init__(literal)
+        self.literal = literal
+        self.kind = kind
+
+
+def _json_int(literal: str) -> int:
+    if len(literal) - literal.startswith("-") > MAX_INT_DIGITS:
+        raise _BadNumber(literal, "integer")
+    return int(literal)
+
+
+def _json_float(literal: str) -> float:
+    value = float(literal)
+    if math.isinf(value):
+        raise _BadNumber(literal, "float")
+    return value
+
+
+def _json_constant(name: str) -> Any:
+    raise _BadNumber(name, "constant")
+
+
+def bad_number(literal: str, kind: str, span: Span | None) -> Diagnostic:
+    """The diagnostic of a number the language cannot hold: ``kind`` is ``"integer"`` (too
+    many digits), ``"float"`` (beyond the 64-bit range) or ``"constant"`` (NaN, infinity)."""
+    if kind == "integer":
+        return integer_too_long(literal, span)
+    if kind == "float" and not any(c.isalpha() and c not in "eE" for c in literal):
+        return make(
+            "P110",
+            f"number {literal} is too large to represent",
+            span,
+            help="use a number within the range of a 64-bit float",
+        )
+    return make(
+        "P110",
+        f"{literal} is not a finite number",
+        span,
+        help="write finite numbers; a spec has no NaN or Infinity",
     )
 
 
@@ -84,38 +128,35 @@ def read_json(text: str) -> Located:
     if depth_error is not None:
         return Located(None, diagnostics=[depth_error])
     try:
-        document = json.loads(text, parse_constant=_reject_constant)
+        document = json.loads(
+            text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant
+        )
     except json.JSONDecodeError as error:
         return Located(None, diagnostics=[_json_error(error)])
-    except ValueError as error:
-        return Located(
-            None,
-            diagnostics=[
-                make(
-                    "P110",
-                    str(error),
-                    _constant_span(text),
-                    help="write finite numbers; JSON has no NaN or Infinity",
-                )
-            ],
-        )
+    except _BadNumber as bad:
+        return Located(None, diagnostics=[_nan_or_huge(text, bad)])
     located = Located(document)
     _index_json(text, located)
     return located
 
 
-def _constant_span(text: str) -> Span | None:
-    """Where the first NaN or Infinity outside a string is written."""
-    line_starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+def _nan_or_huge(text: str, bad: _BadNumber) -> Diagnostic:
+    """The diagnostic of ``bad``, placed where it is first written outside a string."""
+    literal = bad.literal
+    lines = LineIndex(text)
     for match in _TOKEN.finditer(text):
-        if match.lastgroup == "atom" and match.group().lstrip("-") in ("NaN", "Infinity"):
-            line, column = _position(text, match.start(), line_starts)
-            return Span(line, column, line, column + len(match.group()))
-    return None
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
+        if match.lastgroup == "atom" and match.group() == literal:
+            line, column = lines.position(match.start())
+            span = Span(line, column, line, column + len(literal))
+            if literal.lstrip("-") in ("NaN", "Infinity"):
+                return make(
+                    "P110",
+                    f"{literal} is not a JSON number",
+                    span,
+                    help="write finite numbers; JSON has no NaN or Infinity",
+                )
+            return bad_number(literal, bad.kind, span)
+    return bad_number(literal, bad.kind, None)
 
 
 def _json_depth(text: str) -> Diagnostic | None:
@@ -151,11 +192,11 @@ def _json_depth(text: str) -> Diagnostic | None:
 
 
 def _index_json(text: str, located: Located) -> None:
-    line_starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+    lines = LineIndex(text)
 
     def span(start: int, end: int) -> Span:
-        line, column = _position(text, start, line_starts)
-        end_line, end_column = _position(text, end, line_starts)
+        line, column = lines.position(start)
+        end_line, end_column = lines.position(end)
         return Span(line, column, end_line, end_column)
 
     # Each frame: [kind, path, next index or pending key, start offset]
@@ -197,7 +238,12 @@ def _index_json(text: str, located: Located) -> None:
         if expecting_key and kind == "string":
             pending_key = json.loads(token)
             assert stack
-            located.keys[(*stack[-1][1], pending_key)] = span(start, end)
+            where = (*stack[-1][1], pending_key)
+            here = span(start, end)
+            if where in located.keys:
+                located.repeats.append(Repeat("key", pending_key, here, located.keys[where]))
+            else:
+                located.keys[where] = here
             continue
         path = value_path()
         located.spans[path] = span(start, end)
@@ -205,19 +251,99 @@ def _index_json(text: str, located: Located) -> None:
             stack[-1][2] += 1
 
 
+class _YamlNumber(Exception):
+    """A YAML number the language cannot hold, raised while its node is constructed."""
+
+    def __init__(self, literal: str, kind: str, node: yaml.Node) -> None:
+        super().__init__(literal)
+        self.literal = literal
+        self.kind = kind
+        self.node = node
+
+
+class _YamlValue(Exception):
+    """A YAML node whose value is not JSON data (a date, bytes, a set, a key that is not text)."""
+
+    def __init__(self, message: str, node: yaml.Node | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.node = node
+
+
+_NOT_JSON = {
+    "tag:yaml.org,2002:timestamp": "a YAML date or time",
+    "tag:yaml.org,2002:binary": "YAML binary data",
+    "tag:yaml.org,2002:set": "a YAML set",
+    "tag:yaml.org,2002:omap": "a YAML ordered map",
+    "tag:yaml.org,2002:pairs": "a YAML list of pairs",
+}
+"""The tags of PyYAML's safe loader whose values JSON cannot hold, so a spec cannot either."""
+
+_KEY_TAGS = frozenset({"tag:yaml.org,2002:str", "tag:yaml.org,2002:merge"})
+
+
+@functools.cache
+def _loader() -> type[yaml.SafeLoader]:
+    """PyYAML's safe loader, refusing numbers the language cannot hold."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+            literal = str(node.value)
+            try:
+                value = int(super().construct_yaml_int(node))
+            except ValueError as error:  # not an integer, or more digits than Python converts
+                if len(literal.lstrip("+-").replace("_", "")) > MAX_INT_DIGITS:
+                    raise _YamlNumber(literal, "integer", node) from None
+                raise _YamlValue(f"invalid value: {error}", node) from None
+            if abs(value) >= _INT_BOUND:
+                raise _YamlNumber(literal, "integer", node)
+            return value
+
+        def construct_yaml_float(self, node: yaml.ScalarNode) -> float:
+            value = float(super().construct_yaml_float(node))
+            if not math.isfinite(value):
+                raise _YamlNumber(str(node.value), "float", node)
+            return value
+
+        def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+            try:
+                return super().construct_object(node, deep)
+            except (ValueError, TypeError, OverflowError) as error:  # !!float abc, month 13
+                raise _YamlValue(f"invalid value: {error}", node) from None
+
+    def refuse(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+        raise _YamlValue(f"{_NOT_JSON[node.tag]} is not a JSON value", node)
+
+    Loader.add_constructor("tag:yaml.org,2002:int", Loader.construct_yaml_int)
+    Loader.add_constructor("tag:yaml.org,2002:float", Loader.construct_yaml_float)
+    for tag in _NOT_JSON:
+        Loader.add_constructor(tag, refuse)
+    return Loader
+
+
+_INT_BOUND = 10**MAX_INT_DIGITS
+
+
 def read_yaml(text: str) -> Located:
-    """Read a YAML spec with the safe loader; errors become P109 diagnostics with a place."""
+    """Read a YAML spec with the safe loader; errors become P109 diagnostics with a place.
+
+    Places are counted by :mod:`toolexpect.lines` from PyYAML's character offsets (PyYAML
+    itself also ends lines at a lone ``"\\r"``, ``"\\x85"``, U+2028 and U+2029).
+    """
     import yaml  # only YAML specs need it; imported here to keep start-up short
 
     if text.startswith("\ufeff"):
         text = text[1:]
-    loader = yaml.SafeLoader(text)
+    lines = LineIndex(text)
+    loader: yaml.SafeLoader | None = None
     try:
+        loader = _loader()(text)  # reading starts here: a control character fails already
         node = loader.get_single_node()
         if node is None:
             return Located({})
         located = Located(None)
-        if not _index_yaml(node, located):
+        if not _index_yaml(node, located, lines):
             return Located(
                 None,
                 diagnostics=[
@@ -231,9 +357,26 @@ def read_yaml(text: str) -> Located:
             )
         located.document = loader.construct_document(node)
         return located
+    except _YamlNumber as bad:
+        return Located(None, diagnostics=[bad_number(bad.literal, bad.kind, _node_span(bad.node, lines))])
+    except _YamlValue as bad:
+        span = _node_span(bad.node, lines) if bad.node is not None else None
+        return Located(
+            None,
+            diagnostics=[
+                make(
+                    "P109",
+                    f"invalid YAML: {bad.message}",
+                    span,
+                    help="a spec holds JSON data: quote the value to write a string",
+                )
+            ],
+        )
+    except (ValueError, TypeError, OverflowError) as error:  # a value built after its node
+        return Located(None, diagnostics=[make("P109", f"invalid YAML: invalid value: {error}", None)])
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
-        span = Span.point(mark.line + 1, mark.column + 1) if mark else None
+        span = _mark_span(mark, lines) if mark else None
         return Located(
             None,
             diagnostics=[
@@ -242,6 +385,19 @@ def read_yaml(text: str) -> Located:
                     f"invalid YAML: {error.problem or error.context}",
                     span,
                     help="fix the YAML syntax at this place",
+                )
+            ],
+        )
+    except yaml.reader.ReaderError as error:
+        return Located(
+            None,
+            diagnostics=[
+                make(
+                    "P109",
+                    f"invalid YAML: character {chr(error.character)!r} is not allowed",
+                    Span.point(*lines.position(error.position)),
+                    help="YAML allows no control characters but tab and line breaks; "
+                    "write them as escapes in a double-quoted string",
                 )
             ],
         )
@@ -260,15 +416,21 @@ def read_yaml(text: str) -> Located:
             ],
         )
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
-def _node_span(node: yaml.Node) -> Span:
-    start, end = node.start_mark, node.end_mark
-    return Span(start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+def _mark_span(mark: yaml.Mark, lines: LineIndex) -> Span:
+    return Span.point(*lines.position(mark.index))
 
 
-def _index_yaml(root: yaml.Node, located: Located) -> bool:
+def _node_span(node: yaml.Node, lines: LineIndex) -> Span:
+    line, column = lines.position(node.start_mark.index)
+    end_line, end_column = lines.position(node.end_mark.index)
+    return Span(line, column, end_line, end_column)
+
+
+def _index_yaml(root: yaml.Node, located: Located, lines: LineIndex) -> bool:
     import yaml
 
     stack: list[tuple[yaml.Node, PathKey, int]] = [(root, (), 0)]
@@ -280,11 +442,19 @@ def _index_yaml(root: yaml.Node, located: Located) -> bool:
             return False
         if depth > DOCUMENT_DEPTH:
             raise RecursionError
-        located.spans[path] = _node_span(node)
+        located.spans[path] = _node_span(node, lines)
         if isinstance(node, yaml.MappingNode):
+            seen: dict[str, Span] = {}
             for key_node, value_node in node.value:
+                if key_node.tag not in _KEY_TAGS:
+                    raise _YamlValue("an object key must be a string", key_node)
                 key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node)
-                located.keys[(*path, key)] = _node_span(key_node)
+                key_span = _node_span(key_node, lines)
+                if key in seen:
+                    located.repeats.append(Repeat("key", str(key), key_span, seen[key]))
+                else:
+                    seen[key] = key_span
+                    located.keys[(*path, key)] = key_span
                 stack.append((value_node, (*path, key), depth + 1))
         elif isinstance(node, yaml.SequenceNode):
             for index, item in enumerate(node.value):

@@ -7,6 +7,7 @@ model is built only from a document that is valid and free of lint errors.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from toolexpect import lint, schema
 from toolexpect.diagnostics import Diagnostic, Severity, Span, make
+from toolexpect.document import Repeat
 from toolexpect.language.parse import Comment, parse_text
 from toolexpect.sources import read_json, read_yaml
 
@@ -30,8 +32,9 @@ __all__ = [
     "parse_spec_source",
 ]
 
-MAX_SPEC_BYTES = 4 * 1024 * 1024
-"""The largest spec file toolexpect reads (4 MiB)."""
+MAX_SPEC_BYTES = 1024 * 1024
+"""The largest spec file toolexpect reads (1 MiB): about what lint and compile go through in a
+second; a larger spec is better split into several files."""
 
 SPEC_SUFFIXES = (".expect", ".expect.json", ".expect.yaml", ".expect.yml")
 """The endings of spec files that folder arguments are searched for."""
@@ -99,16 +102,19 @@ def parse_spec_source(
     """Run source text through the pipeline; ``name`` names a text file's implicit case."""
     result = SpecFile(path=path, kind=kind, text=text)
     locate: Any
+    repeats: list[Repeat]
     if kind == "text":
         parsed = parse_text(text, name)
         result.comments = parsed.comments
         result.diagnostics.extend(parsed.diagnostics)
         document = parsed.document
+        repeats = parsed.repeats
         locate = None
     else:
         located = read_json(text) if kind == "json" else read_yaml(text)
         result.diagnostics.extend(located.diagnostics)
         document = located.document
+        repeats = located.repeats
 
         def locate(path_key: tuple[str | int, ...], key: bool = False) -> Any:
             return located.locate(path_key, key=key)
@@ -124,13 +130,15 @@ def parse_spec_source(
         result.diagnostics.extend(problems)
         if {d.code for d in problems} <= _VALUE_CODES:
             # The structure is sound, only values are out of range: lint can still run.
-            result.diagnostics.extend(lint.check(document, locate or schema.locate_in_document(document)))
+            result.diagnostics.extend(
+                lint.check(document, locate or schema.locate_in_document(document), repeats)
+            )
             result.diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
         return _placed(result)
     if kind != "text":
         _attach_spans(document, locate)
     result.document = document
-    result.diagnostics.extend(lint.check(document, locate or schema.locate_in_document(document)))
+    result.diagnostics.extend(lint.check(document, locate or schema.locate_in_document(document), repeats))
     result.modelled = result.ok
     return _placed(result)
 
@@ -168,16 +176,7 @@ def load_spec_file(path: str | os.PathLike[str]) -> SpecFile:
         return _placed(SpecFile(shown, kind, diagnostics=[diagnostic]))
 
     try:
-        size = os.path.getsize(path)
-        if size > MAX_SPEC_BYTES:
-            return refused(
-                make(
-                    "P105",
-                    f"spec file is {size:,} bytes; the limit is {MAX_SPEC_BYTES:,}",
-                    help="split the spec into several files",
-                )
-            )
-        data = Path(path).read_bytes()
+        data, size = _read_bounded(path)
     except OSError as error:
         return refused(
             make(
@@ -186,11 +185,21 @@ def load_spec_file(path: str | os.PathLike[str]) -> SpecFile:
                 help="check the path and its permissions",
             )
         )
+    if data is None:
+        held = f"is {size:,} bytes" if size is not None else f"holds more than {MAX_SPEC_BYTES:,} bytes"
+        return refused(
+            make(
+                "P105",
+                f"spec file {held}; the limit is {MAX_SPEC_BYTES:,}",
+                help="split the spec into several files",
+            )
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        line_start = data.rfind(b"\n", 0, error.start) + 1
+        line = data.count(b"\n", 0, error.start) + 1
+        column = len(data[line_start : error.start].decode("utf-8")) + 1
         return refused(
             make(
                 "P106",
@@ -200,6 +209,32 @@ def load_spec_file(path: str | os.PathLike[str]) -> SpecFile:
             )
         )
     return parse_spec_source(text, kind, name=stem_of(path), path=shown)
+
+
+def _read_bounded(path: str | os.PathLike[str]) -> tuple[bytes | None, int | None]:
+    """The bytes of ``path``, or ``None`` when it holds more than ``MAX_SPEC_BYTES``; and the
+    size a regular file reports.
+
+    That size is not trusted: a device (``/dev/zero``), a pipe or a file that grows while it
+    is read says nothing true about what it holds, so at most one byte more than the limit is
+    read, whatever the file is.
+    """
+    with open(path, "rb") as handle:
+        status = os.fstat(handle.fileno())
+        size = status.st_size if stat.S_ISREG(status.st_mode) else None
+        if size is not None and size > MAX_SPEC_BYTES:
+            return None, size
+        chunks: list[bytes] = []
+        left = MAX_SPEC_BYTES + 1
+        while left > 0:
+            chunk = handle.read(left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    if left <= 0:
+        return None, None
+    return b"".join(chunks), size
 
 
 def find_spec_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path | str]:

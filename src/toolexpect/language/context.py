@@ -16,16 +16,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from toolexpect.diagnostics import Diagnostic
+from toolexpect.document import Repeat
 
 if TYPE_CHECKING:
     from lark import Token
 
-__all__ = ["Collected", "collecting", "keep_comment", "problem"]
+__all__ = ["Collected", "collecting", "keep_comment", "problem", "repeat"]
 
 
 @dataclass(slots=True)
 class Collected:
-    """What one parse collects beside the document: comment tokens, and problems of tokens.
+    """What one parse collects beside the document: comment tokens, problems of tokens, and
+    repeats (a key or a statement written twice, which lint reports).
 
     A problem does not stop the parse, so that a syntax error anywhere still wins; the one
     reported is the first in the order the source is read (the key is a source offset).
@@ -33,6 +35,7 @@ class Collected:
 
     comments: list[Token] = field(default_factory=list)
     problems: list[tuple[int, Diagnostic]] = field(default_factory=list)
+    repeats: list[Repeat] = field(default_factory=list)
 
 
 _CURRENT: ContextVar[Collected | None] = ContextVar("toolexpect_parse", default=None)
@@ -62,3 +65,10 @@ def problem(key: int, diagnostic: Diagnostic) -> None:
     collected = _CURRENT.get()
     if collected is not None:
         collected.problems.append((key, diagnostic))
+
+
+def repeat(found: Repeat) -> None:
+    """Note something written twice where the document holds one, for lint to report."""
+    collected = _CURRENT.get()
+    if collected is not None:
+        collected.repeats.append(found)

@@ -4,11 +4,13 @@ Statements keep the order they were written in (a JSON or YAML spec without span
 question, expect, forbid, require); a case block is indented by four spaces; one blank
 line separates cases and stands where the source had blank lines between statements.
 A comment on its own line stays before the statement that follows it; a comment after
-code stays at the end of that statement's line. Formatting is idempotent.
+code stays at the end of that statement's line (of a statement written over several lines,
+only the last such comment stays there, the others go before it). Formatting is idempotent.
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 import math
@@ -146,12 +148,14 @@ def _statements(case: dict[str, Any], indent: str) -> list[_Anchor]:
 
     far = (10**9, 0)
     if "question" in case:
-        span = case.get("question_span")
+        # A JSON or YAML spec gives its question no span: it goes first in its case.
+        own = case.get("question_span")
+        span = own or case.get("span")
         start = (span["line"], span["column"]) if span else far
         add(
             f"question {json.dumps(case['question'], ensure_ascii=False)}",
             start,
-            span["end_line"] if span else 10**9,
+            span["end_line" if own else "line"] if span else 10**9,
         )
     expects = case.get("expect", [])
     chains = {chain[0]: chain for chain in case.get("chains", [])}
@@ -210,9 +214,13 @@ def format_document(document: dict[str, Any], comments: list[Comment] | None = N
             following = anchor.leading[index + 1].line if index + 1 < len(anchor.leading) else anchor.start[0]
             if following - comment.line > 1 and following < 10**9:
                 out.append("")
+        # A statement written over several lines is printed on one; only the comment of its
+        # last line can follow it there, the others go on lines of their own before it.
+        for text in anchor.trailing[:-1]:
+            out.append(lead_indent + text)
         line = anchor.indent + anchor.text
         if anchor.trailing:
-            line += "  " + "  ".join(anchor.trailing)
+            line += "  " + anchor.trailing[-1]
         out.append(line)
     if tail:
         if out:
@@ -225,22 +233,30 @@ def _attach(anchors: list[_Anchor], comments: list[Comment]) -> list[str]:
     """Give each comment to its anchor; return the comments left at the end of the file."""
     tail: list[str] = []
     ordered = sorted(anchors, key=lambda a: a.start)
-    comment_lines = {c.line for c in comments}
+    starts = [a.start for a in ordered]
+    reach: list[int] = []  # the furthest line any anchor up to this one ends on
+    for anchor in ordered:
+        reach.append(max(anchor.end_line, reach[-1]) if reach else anchor.end_line)
+    comment_lines = sorted({c.line for c in comments})
     for comment in sorted(comments, key=lambda c: (c.line, c.column)):
+        # The owner of a comment after code: the last anchor that starts before the comment
+        # and ends on its line or later.
         owner = None
-        for anchor in ordered:
-            if anchor.start[0] <= comment.line <= anchor.end_line and (
-                comment.line > anchor.start[0] or comment.column > anchor.start[1]
-            ):
-                owner = anchor
-        if owner is not None and owner.start[0] <= comment.line:
+        index = bisect.bisect_left(starts, (comment.line, comment.column)) - 1
+        while index >= 0 and reach[index] >= comment.line:
+            if ordered[index].end_line >= comment.line:
+                owner = ordered[index]
+                break
+            index -= 1
+        if owner is not None:
             owner.trailing.append(comment.text)
             continue
-        following = next((a for a in ordered if a.start[0] > comment.line), None)
-        if following is None:
+        # A comment on its own line goes before the first anchor on a later line.
+        following = bisect.bisect_left(starts, (comment.line + 1, -1))
+        if following == len(ordered):
             tail.append(comment.text)
         else:
-            following.leading.append(comment)
+            ordered[following].leading.append(comment)
     # Blank lines: keep one where the source had any between two anchors.
     previous_end = None
     for anchor in ordered:
@@ -248,7 +264,10 @@ def _attach(anchors: list[_Anchor], comments: list[Comment]) -> list[str]:
         lead = [c.line for c in anchor.leading]
         top = min([first, *lead]) if lead else first
         if previous_end is not None and top - previous_end > 1:
-            gap = set(range(previous_end + 1, top)) - comment_lines
-            anchor.blank_before = bool(gap)
+            # A line between the two that holds no comment is a blank line.
+            comments_between = bisect.bisect_left(comment_lines, top) - bisect.bisect_right(
+                comment_lines, previous_end
+            )
+            anchor.blank_before = top - previous_end - 1 > comments_between
         previous_end = anchor.end_line
     return tail

@@ -15,6 +15,7 @@ from typing import Any, cast
 from lark.exceptions import UnexpectedInput
 
 from toolexpect.diagnostics import Diagnostic, make
+from toolexpect.document import Repeat
 from toolexpect.language.context import collecting
 from toolexpect.language.errors import syntax_diagnostic
 from toolexpect.language.grammar import parser
@@ -36,11 +37,16 @@ class Comment:
 
 @dataclass(slots=True)
 class ParseResult:
-    """What parsing gave: the document (``None`` on a syntax error) and what was found."""
+    """What parsing gave: the document (``None`` on a syntax error) and what was found.
+
+    ``repeats`` are the keys and statements written twice, of which the document keeps the
+    last: lint reports them.
+    """
 
     document: dict[str, Any] | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     comments: list[Comment] = field(default_factory=list)
+    repeats: list[Repeat] = field(default_factory=list)
 
 
 def _too_deep(error: DepthError) -> Diagnostic:
@@ -62,6 +68,7 @@ def parse_text(text: str, name: str = "spec") -> ParseResult:
         try:
             # With the transformer embedded, lark returns what ``ToDocument.start`` returns.
             items = cast("list[Any]", language.parse(text))
+            document = assemble(items, name)
         except DepthError as error:
             diagnostic = _too_deep(error)
         except UnexpectedInput as error:
@@ -72,4 +79,4 @@ def parse_text(text: str, name: str = "spec") -> ParseResult:
     if collected.problems:
         first = min(collected.problems, key=lambda item: item[0])
         return ParseResult(None, [first[1]], comments)
-    return ParseResult(assemble(items, name), [], comments)
+    return ParseResult(document, [], comments, collected.repeats)

@@ -15,7 +15,21 @@ from toolexpect.diagnostics import Diagnostic, Span, make
 if TYPE_CHECKING:
     from lark import Token
 
-__all__ = ["Problem", "decode_number", "decode_string", "span_of"]
+__all__ = [
+    "MAX_INT_DIGITS",
+    "Problem",
+    "decode_number",
+    "decode_string",
+    "integer_too_long",
+    "span_of",
+]
+
+MAX_INT_DIGITS = 640
+"""The most digits an integer of a spec may have, in text, JSON and YAML alike.
+
+640 is the fewest digits to which a Python program may limit the conversion of integers to
+and from text (``sys.int_info.str_digits_check_threshold``), so every integer a spec holds can
+be read, compared and printed in any Python process."""
 
 
 class Problem(Exception):
@@ -93,10 +107,25 @@ def decode_string(token: Token) -> str:
 _INTEGER = re.compile(r"-?[0-9]+")
 
 
+def integer_too_long(literal: str, span: Span | None) -> Diagnostic:
+    """The diagnostic of an integer literal with more than :data:`MAX_INT_DIGITS` digits."""
+    digits = literal.lstrip("+-").replace("_", "")
+    shown = literal if len(literal) <= 20 else f"{literal[:8]}...{literal[-8:]}"
+    count = f"{len(digits):,} digits" if digits.isdigit() else f"more than {MAX_INT_DIGITS} digits"
+    return make(
+        "P110",
+        f"integer {shown} has {count}; the limit is {MAX_INT_DIGITS}",
+        span,
+        help=f"write an integer of at most {MAX_INT_DIGITS} digits, or quote it to compare it as text",
+    )
+
+
 def decode_number(token: Token) -> int | float:
     """Decode a number token: an integer literal stays ``int``, any other is ``float``."""
     raw = str(token)
     if _INTEGER.fullmatch(raw):
+        if len(raw) - raw.startswith("-") > MAX_INT_DIGITS:
+            raise Problem(integer_too_long(raw, span_of(token)))
         return int(raw)
     value = float(raw)
     if math.isinf(value):

@@ -15,8 +15,10 @@ from typing import Any, NamedTuple
 from lark import Token, Transformer
 
 from toolexpect.diagnostics import Span, make
+from toolexpect.document import Repeat
 from toolexpect.language.context import problem as _problem
-from toolexpect.language.strings import Problem, decode_number, decode_string
+from toolexpect.language.context import repeat as _repeat
+from toolexpect.language.strings import Problem, decode_number, decode_string, span_of
 
 __all__ = ["DOCUMENT_VERSION", "ToDocument", "assemble"]
 
@@ -117,6 +119,15 @@ def _add(case: dict[str, Any], statement: _Statement) -> None:
     elif kind == "forbid":
         case["forbid"].append(statement.payload)
     elif kind == "question":
+        if "question" in case:  # the document holds one: lint reports the repeat
+            _repeat(
+                Repeat(
+                    "question",
+                    case["name"],
+                    Span.from_json(statement.span),
+                    Span.from_json(case["question_span"]),
+                )
+            )
         case["question"] = statement.payload
         case["question_span"] = statement.span
     else:
@@ -177,13 +188,22 @@ class ToDocument(Transformer[Token, list[Any]]):
         return _Value(items, partial, children[0], children[-1])
 
     def object(self, children: builtins.list[Any]) -> _Value:
-        result: dict[str, Any] = {}
-        nested = rest = False
+        members: dict[str, Any] = {}
+        first: dict[str, Token] = {}
+        rest = False
         for member in children[1:-1:2]:
             if member is _REST:
                 rest = True
                 continue
-            key, value = member
+            key, value, token = member
+            if key in first:  # the last value is kept, as in JSON; lint reports the repeat
+                _repeat(Repeat("key", key, span_of(token), span_of(first[key])))
+            else:
+                first[key] = token
+            members[key] = value
+        result: dict[str, Any] = {}
+        nested = False
+        for key, value in members.items():
             if type(value) is _Value:
                 nested = nested or value.partial
                 result[key] = value.value
@@ -195,9 +215,9 @@ class ToDocument(Transformer[Token, list[Any]]):
             return _Value({"$literal": result}, nested, children[0], children[-1])
         return _Value(result, nested, children[0], children[-1])
 
-    def pair(self, children: builtins.list[Any]) -> tuple[str, Any]:
+    def pair(self, children: builtins.list[Any]) -> tuple[str, Any, Token]:
         key = children[0]
-        return (_string(key) if key.type == "STRING" else str(key), children[2])
+        return (_string(key) if key.type == "STRING" else str(key), children[2], key)
 
     def rest(self, _children: builtins.list[Token]) -> builtins.object:
         return _REST

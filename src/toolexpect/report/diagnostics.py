@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from toolexpect.diagnostics import Diagnostic, Severity
+from toolexpect.lines import split_lines, visible
 from toolexpect.report.github import annotation
 from toolexpect.report.style import Style
 
@@ -44,12 +45,12 @@ def render_one(d: Diagnostic, source: str | None, style: Style) -> str:
     lines = [head, style(" --> ", "blue") + _place(d)]
     span = d.span
     if span is not None and source is not None:
-        text_lines = source.lstrip("\ufeff").splitlines()
-        if 0 < span.line <= len(text_lines) or (span.line == len(text_lines) + 1):
-            raw = text_lines[span.line - 1] if span.line <= len(text_lines) else ""
-            shown, start = _expand(raw.rstrip("\r\n"), span.column)
+        text_lines = split_lines(source.removeprefix("\ufeff"))
+        if 0 < span.line <= len(text_lines):
+            raw = visible(text_lines[span.line - 1])
+            shown, start = _expand(raw, span.column)
             if span.end_line == span.line and span.end_column > span.column:
-                _, end = _expand(raw.rstrip("\r\n"), span.end_column)
+                _, end = _expand(raw, span.end_column)
                 width = max(1, end - start)
             else:
                 width = max(1, len(shown) - start + 1)

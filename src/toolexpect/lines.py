@@ -1,0 +1,64 @@
+"""What a line of source text is: one definition for the parser, the readers and the renderer.
+
+A line ends at ``"\\n"``; a ``"\\r"`` just before it belongs to that ending (``"\\r\\n"``). No
+other character ends a line: a lone ``"\\r"``, ``"\\f"``, ``"\\v"``, ``"\\x1c"``-``"\\x1e"``,
+``"\\x85"``, U+2028 and U+2029 are characters of the line they stand on. That is how lark's
+lexer counts lines (it counts ``"\\n"``), so every position a diagnostic carries, from text,
+JSON or YAML, and every excerpt the renderer shows, agree. ``str.splitlines`` splits on all of
+those characters and is never used on source text.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+__all__ = ["LineIndex", "split_lines", "split_lines_keepends", "visible"]
+
+_BREAK = re.compile("\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` without their endings (``"\\n"`` or ``"\\r\\n"``)."""
+    lines = text.split("\n")
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def split_lines_keepends(text: str) -> list[str]:
+    """The lines of ``text`` with their endings, as ``str.splitlines(keepends=True)`` would
+    give them if only ``"\\n"`` ended a line."""
+    out: list[str] = []
+    start = 0
+    for match in _BREAK.finditer(text):
+        out.append(text[start : match.end()])
+        start = match.end()
+    if start < len(text):
+        out.append(text[start:])
+    return out
+
+
+class LineIndex:
+    """Offsets in a text to 1-based (line, column), by the one definition of a line."""
+
+    __slots__ = ("_starts",)
+
+    def __init__(self, text: str) -> None:
+        self._starts = [0, *(match.end() for match in _BREAK.finditer(text))]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """The 1-based line and column of character ``offset``."""
+        line = bisect.bisect_right(self._starts, offset) - 1
+        return line + 1, offset - self._starts[line] + 1
+
+
+_PICTURES = {code: chr(0x2400 + code) for code in range(32) if code != 9}
+_PICTURES.update({0x7F: "\u2421", 0x85: "\ufffd", 0x2028: "\ufffd", 0x2029: "\ufffd"})
+
+
+def visible(line: str) -> str:
+    """``line`` with each control character shown as one visible character (tabs kept).
+
+    A terminal would move the cursor on a ``"\\r"`` or ``"\\f"`` and break the excerpt; one
+    character for one keeps the caret under the right column.
+    """
+    return line.translate(_PICTURES)

@@ -1,0 +1,315 @@
+"""Check a spec against a tool catalogue: what in it can never match a call the catalogue allows
+(``T500``-``T504``, each at the span of the expectation or argument it is about)."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+from collections.abc import Iterator
+from typing import Any
+
+from referencing.exceptions import Unresolvable
+
+from toolexpect.catalogue import Catalogue
+from toolexpect.diagnostics import Diagnostic, Span, make
+from toolexpect.model import COMPARISONS, ArgMatcher, Expectation, Op, PartialObject, Pattern, Spec
+from toolexpect.toolcheck.schemas import (
+    MAX_DEPTH,
+    NUMBER,
+    Node,
+    ToolSchema,
+    child_of,
+    declared,
+    describe_types,
+    lookup,
+    members_of,
+    properties_of,
+    reason_of,
+    schema_for,
+    types_of,
+    unknown_help,
+)
+
+__all__ = ["check_spec"]
+
+
+
+def check_spec(spec: Spec, catalogue: Catalogue) -> list[Diagnostic]:
+    """Report what in ``spec`` can never match a call that ``catalogue`` allows."""
+    schemas: dict[str, ToolSchema] = {}
+    found: list[Diagnostic] = []
+    for case in spec.cases:
+        for expectation in case.expectations:
+            found.extend(_check_expectation(expectation, catalogue, schemas, forbid=False))
+        for forbidden in case.forbids:
+            found.extend(_check_expectation(forbidden, catalogue, schemas, forbid=True))
+    if spec.path is not None:
+        found = [d.with_path(spec.path) for d in found]
+    return found
+
+
+
+
+
+def _check_expectation(
+    expectation: Expectation,
+    catalogue: Catalogue,
+    schemas: dict[str, ToolSchema],
+    *,
+    forbid: bool,
+) -> Iterator[Diagnostic]:
+    tool = catalogue.get(expectation.tool)
+    if tool is None:
+        close = difflib.get_close_matches(expectation.tool, list(catalogue.names), n=3)
+        help = (
+            f"did you mean {' or '.join(repr(c) for c in close)}?"
+            if close
+            else "add the tool to the catalogue, or check its spelling"
+        )
+        if forbid:
+            yield make(
+                "T504",
+                f"forbidden tool {expectation.tool!r} is not in the catalogue, so no call can"
+                " match this forbid",
+                expectation.span,
+                help=help,
+            )
+        else:
+            yield make(
+                "T500",
+                f"tool {expectation.tool!r} is not in the catalogue",
+                expectation.span,
+                help=help,
+            )
+        return
+    schemas_for_tool = schema_for(tool, schemas)
+    try:
+        props, extra, is_open = properties_of(schemas_for_tool, schemas_for_tool.root)
+    except Unresolvable:
+        return
+    for arg in expectation.args:
+        target = lookup(props, extra, is_open, arg.name)
+        if target is None:
+            if arg.op is Op.ABSENT:
+                continue  # `not x` of an undeclared argument checks it was not hallucinated
+            yield make(
+                "T501",
+                f"tool {tool.name!r} has no argument {arg.name!r}",
+                arg.span,
+                help=unknown_help(arg.name, declared(props)),
+            )
+            continue
+        if target.schema is True:
+            continue
+        yield from _check_matcher(arg, tool.name, target, schemas_for_tool)
+
+
+def _check_matcher(
+    arg: ArgMatcher, tool: str, node: Node, schemas: ToolSchema
+) -> Iterator[Diagnostic]:
+    where = f"argument {arg.name!r} of {tool!r}"
+    try:
+        types = types_of(schemas, node)
+        resolved = schemas.deref(node)
+    except Unresolvable:
+        return
+    op = arg.op
+    span = arg.span
+    if op in (Op.ANY, Op.ABSENT):
+        return
+    if op is Op.EQ:
+        yield from _check_pattern(arg.value, node, where, span, schemas)
+    elif op is Op.IN:
+        for value in arg.values:
+            errors = schemas.errors(value, node)
+            if errors:
+                yield make(
+                    "T503",
+                    f"choice {_show(value)} of `in` can never match {where}: {reason_of(errors)}",
+                    span,
+                    help="remove the choice, or fix it to a value the schema allows",
+                )
+    elif op is Op.REGEX:
+        if "string" not in types:
+            yield make(
+                "T503",
+                f"`~` matches only strings, but {where} takes {describe_types(types)}",
+                span,
+                help="compare with `=`, `in` or a bound instead",
+            )
+    elif op in COMPARISONS or op is Op.APPROX:
+        symbol = "+-" if op is Op.APPROX else op.value
+        if not types & NUMBER:
+            yield make(
+                "T503",
+                f"`{symbol}` matches only numbers, but {where} takes {describe_types(types)}",
+                span,
+                help="compare with `=`, `in` or `~` instead",
+            )
+        else:
+            problem = _range_problem(arg, resolved.schema)
+            if problem:
+                yield make(
+                    "T502",
+                    f"no value the schema allows for {where} satisfies this matcher: {problem}",
+                    span,
+                    help="change the bound to one inside the parameter's range",
+                )
+    elif op is Op.PARTIAL:
+        yield from _check_pattern(arg.value, node, where, span, schemas)
+
+
+def _show(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _has_partial(pattern: Pattern) -> bool:
+    if isinstance(pattern, PartialObject):
+        return True
+    if isinstance(pattern, dict):
+        return any(_has_partial(v) for v in pattern.values())
+    if isinstance(pattern, list):
+        return any(_has_partial(v) for v in pattern)
+    return False
+
+
+def _check_pattern(
+    pattern: Pattern,
+    node: Node,
+    where: str,
+    span: Span | None,
+    schemas: ToolSchema,
+) -> Iterator[Diagnostic]:
+    """Check a literal (which may hold partial objects) against the subschema at ``node``."""
+    if not _has_partial(pattern):
+        errors = schemas.errors(pattern, node)
+        if errors:
+            yield make(
+                "T502",
+                f"value {_show(pattern)} of {where} breaks its schema: {reason_of(errors)}",
+                span,
+                help="use a value the tool's schema allows",
+            )
+        return
+    types = types_of(schemas, node)
+    if isinstance(pattern, PartialObject | dict):
+        if "object" not in types:
+            yield make(
+                "T503",
+                f"an object pattern cannot match {where}, which takes {describe_types(types)}",
+                span,
+                help="compare with a value of the parameter's type",
+            )
+            return
+        entries = pattern.entries if isinstance(pattern, PartialObject) else pattern
+        props, extra, is_open = properties_of(schemas, _object_branch(schemas, node))
+        for key, value in entries.items():
+            target = lookup(props, extra, is_open, key)
+            if target is None:
+                yield make(
+                    "T501",
+                    f"{where} has no key {key!r} in its object schema",
+                    span,
+                    help=unknown_help(key, declared(props)),
+                )
+            elif target.schema is not True:
+                yield from _check_pattern(value, target, f"key {key!r} of {where}", span, schemas)
+    elif isinstance(pattern, list):
+        if "array" not in types:
+            yield make(
+                "T503",
+                f"a list pattern cannot match {where}, which takes {describe_types(types)}",
+                span,
+            )
+            return
+        resolved = schemas.deref(node)
+        schema = resolved.schema if isinstance(resolved.schema, dict) else {}
+        prefix_items = schema.get("prefixItems")
+        prefix: list[Any] = prefix_items if isinstance(prefix_items, list) else []
+        for index, item in enumerate(pattern):
+            if index < len(prefix):
+                item_node = Node(prefix[index], resolved.resolver)
+            elif isinstance(schema.get("items"), dict | bool):
+                item_node = child_of(resolved, "items")
+            else:
+                continue
+            if item_node.schema is True:
+                continue
+            yield from _check_pattern(item, item_node, f"item {index} of {where}", span, schemas)
+
+
+def _object_branch(schemas: ToolSchema, node: Node, depth: int = 0) -> Node:
+    """The node that describes the object: the node itself, or its only object alternative.
+
+    ``Optional[dict]`` and ``{"anyOf": [{"type": "object", …}, {"type": "null"}]}`` keep
+    their properties in one ``anyOf``/``oneOf`` branch.
+    """
+    resolved = schemas.deref(node)
+    schema = resolved.schema
+    if (
+        not isinstance(schema, dict)
+        or {"properties", "additionalProperties"} & set(schema)
+        or depth > MAX_DEPTH
+    ):
+        return resolved
+    for key in ("anyOf", "oneOf"):
+        branches = [m for m in members_of(resolved, key) if "object" in types_of(schemas, m)]
+        if len(branches) == 1:
+            return _object_branch(schemas, branches[0], depth + 1)
+    return resolved
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def _range_problem(arg: ArgMatcher, schema: Any) -> str | None:
+    """Why no number the schema's bounds allow satisfies the comparison, if none does."""
+    if not isinstance(schema, dict):
+        return None
+    low = _number(schema.get("minimum"))
+    high = _number(schema.get("maximum"))
+    xlow = _number(schema.get("exclusiveMinimum"))
+    xhigh = _number(schema.get("exclusiveMaximum"))
+    bound = _number(arg.value)
+    if bound is None or math.isnan(bound):
+        return None
+    op = arg.op
+    text = f"`{arg.name} {op.value} {_show(arg.value)}`"
+    if op is Op.APPROX:
+        tolerance = float(arg.tolerance)
+        lo, hi = bound - tolerance, bound + tolerance
+        text = f"`{arg.name} = {_show(arg.value)} +- {arg.tolerance}`"
+        if (high is not None and lo > high) or (xhigh is not None and lo >= xhigh):
+            return f"{text}, but the maximum is {_limit(high, xhigh)}"
+        if (low is not None and hi < low) or (xlow is not None and hi <= xlow):
+            return f"{text}, but the minimum is {_limit(low, xlow)}"
+        return None
+    if op in (Op.GE, Op.GT):
+        strict = op is Op.GT
+        if (high is not None and (high < bound or (strict and high == bound))) or (
+            xhigh is not None and xhigh <= bound
+        ):
+            return f"{text}, but the maximum is {_limit(high, xhigh)}"
+    if op in (Op.LE, Op.LT):
+        strict = op is Op.LT
+        if (low is not None and (low > bound or (strict and low == bound))) or (
+            xlow is not None and xlow >= bound
+        ):
+            return f"{text}, but the minimum is {_limit(low, xlow)}"
+    return None
+
+
+def _limit(inclusive: float | None, exclusive: float | None) -> str:
+    if exclusive is not None and (inclusive is None or exclusive <= inclusive):
+        return f"{_fmt(exclusive)} (exclusive)"
+    return _fmt(inclusive) if inclusive is not None else "?"
+
+
+def _fmt(number: float) -> str:
+    return str(int(number)) if number.is_integer() else str(number)
+
+
