@@ -26,7 +26,7 @@ from typing import Any, TypeAlias, cast
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.diagnostics import Diagnostic, Span
 from toolexpect.matching import CompiledCase, RunResult, compile_case
-from toolexpect.model import ArgMatcher, Case, Expectation, Op, Pattern, Spec
+from toolexpect.model import ArgMatcher, Case, Expectation, Json, Op, Pattern, Spec
 from toolexpect.recording import Recording, to_json
 from toolexpect.report.diagnostics import render
 from toolexpect.report.explain import explain_run
@@ -53,6 +53,7 @@ CallLike: TypeAlias = ToolCall | Mapping[str, Any]
 """A recorded call: a ``ToolCall`` or a dict with ``name`` and ``arguments``."""
 
 _CALL_KEYS = frozenset({"name", "arguments", "id", "args"})
+_SCALARS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
 
 
 class SpecError(ValueError):
@@ -71,10 +72,8 @@ class ToolCallAssertionError(AssertionError):
 def as_call(value: CallLike) -> ToolCall:
     """A ``ToolCall`` from a ``ToolCall`` or a ``{"name", "arguments"}`` dict."""
     if isinstance(value, ToolCall):
-        if all(type(key) is str for key in value.arguments):
-            return value
-        # Argument names are JSON object keys: text, as a dict call's keys are made.
-        return replace(value, arguments={str(key): item for key, item in value.arguments.items()})
+        arguments = _plain_arguments(value.arguments)
+        return value if arguments is value.arguments else replace(value, arguments=arguments)
     if type(value) is not dict and not isinstance(value, Mapping):
         raise TypeError(f"a tool call is a ToolCall or a dict with 'name'; got {type(value).__name__}")
     name = value.get("name")
@@ -93,8 +92,29 @@ def as_call(value: CallLike) -> ToolCall:
         return ToolCall(name, decoded, id=_id(value), raw_arguments=raw)
     if type(raw) is not dict and not isinstance(raw, Mapping):
         raise ValueError(f"the arguments of tool call {name!r} must be a dict; got {type(raw).__name__}")
-    arguments = to_json(raw) if type(raw) is dict else {str(k): to_json(v) for k, v in raw.items()}
-    return ToolCall(name, arguments, _id(value))  # type: ignore[arg-type]
+    return ToolCall(name, _plain_arguments(raw), _id(value))
+
+
+def _plain_arguments(arguments: Mapping[Any, Any]) -> Mapping[str, Json]:
+    """Arguments in the one form the matcher takes (see :func:`~toolexpect.recording.to_json`):
+    names as text, values as JSON values; the very mapping when it is that already.
+
+    ``TypeError`` names the argument of a value with no JSON form, ``ValueError`` one that
+    contains itself or nests deeper than the spec language allows.
+    """
+    plain: dict[str, Json] = {}
+    changed = type(arguments) is not dict
+    for name, item in arguments.items():
+        if type(name) is not str:
+            name = str.__str__(name) if isinstance(name, str) else str(name)
+            changed = True
+        if type(item) in _SCALARS:
+            plain[name] = item
+            continue
+        converted = to_json(item, strict=True, argument=name)
+        changed = changed or converted is not item
+        plain[name] = converted
+    return plain if changed else arguments
 
 
 def _id(value: Mapping[str, Any]) -> str | None:
@@ -209,6 +229,18 @@ class ToolCallAccuracyEvaluator:
         when first asked for, so that reading ``value`` alone does not pay for it.
         """
         expected = sample.expected_tool_calls
+        if type(expected) is not list and type(expected) is not tuple:
+            if isinstance(expected, str | bytes | Mapping | ToolCall | Expectation):
+                raise TypeError(
+                    "expected_tool_calls must be a list of expected calls; "
+                    f"got a single {type(expected).__name__}"
+                )
+            try:
+                expected = tuple(expected)  # any iterable, read once
+            except TypeError:
+                raise TypeError(
+                    f"expected_tool_calls must be a list of expected calls; got {type(expected).__name__}"
+                ) from None
         if not expected:
             raise ValueError("Tool Call Accuracy needs at least one expected tool call; the sample has none")
         recorded = sample.tool_calls
@@ -217,8 +249,6 @@ class ToolCallAccuracyEvaluator:
                 "Tool Call Accuracy needs the recorded tool calls; the sample has tool_calls=None "
                 "(nothing was recorded). Pass an empty list for a run that called no tools"
             )
-        if type(expected) is not list and type(expected) is not tuple:
-            expected = tuple(expected)  # any iterable, read once
         compiled = _compiled(sample.question, expected)
         calls = tuple(as_calls(recorded))
         result = compiled.evaluate(calls, explain_later=True)
@@ -365,6 +395,10 @@ def _checked(loaded: SpecFile) -> Spec:
 
 def parse_spec(text: str, name: str = "spec") -> Spec:
     """Parse spec text; ``name`` names its implicit case. ``SpecError`` when invalid."""
+    if not isinstance(text, str):
+        raise TypeError(f"parse_spec() takes the spec text as a str; got {type(text).__name__}")
+    if not isinstance(name, str):
+        raise TypeError(f"parse_spec() takes the case name as a str; got {type(name).__name__}")
     return _checked(parse_spec_source(text, "text", name=name))
 
 
@@ -374,6 +408,12 @@ def load_spec(path: str | os.PathLike[str]) -> Spec:
 
 
 def _case(spec_or_case: Spec | Case | str, case: str | None) -> tuple[Case, str | None]:
+    if not isinstance(spec_or_case, Spec | Case | str):
+        raise TypeError(
+            f"spec_or_case must be a Spec, a Case or spec text; got {type(spec_or_case).__name__}"
+        )
+    if case is not None and not isinstance(case, str):
+        raise TypeError(f"case must be a case name (str); got {type(case).__name__}")
     if isinstance(spec_or_case, str):
         spec_or_case = parse_spec(spec_or_case)
     if isinstance(spec_or_case, Case):
@@ -407,6 +447,10 @@ def score(spec_or_case: Spec | Case | str, calls: Any, *, case: str | None = Non
 def assert_tool_calls(calls: Any, spec_or_text: Spec | Case | str, *, case: str | None = None) -> Evaluation:
     """Assert that ``calls`` pass the case; ``ToolCallAssertionError`` explains a failure."""
     __tracebackhide__ = True
+    if calls is None:
+        raise TypeError(
+            "assert_tool_calls() needs the recorded calls; got None (pass [] for a run that called no tools)"
+        )
     evaluation = score(spec_or_text, calls, case=case)
     if not evaluation.passed:
         raise ToolCallAssertionError(evaluation.explanation)

@@ -42,6 +42,21 @@ class ToolCall:
             "valid_json": self.valid_json,
         }
 
+    def __post_init__(self) -> None:
+        """Refuse a name that is not a non-empty string and arguments that are not a mapping.
+
+        Only cheap type checks: a ``ToolCall`` is built for every call of a log.
+        """
+        if type(self.name) is not str and not isinstance(self.name, str):
+            raise TypeError(f"ToolCall name must be a str; got {type(self.name).__name__}")
+        if not self.name:
+            raise ValueError("ToolCall name must not be empty")
+        if type(self.arguments) is not dict and not isinstance(self.arguments, Mapping):
+            raise TypeError(
+                f"ToolCall arguments must be a mapping of argument names to values; "
+                f"got {type(self.arguments).__name__}"
+            )
+
 
 @dataclass(frozen=True, slots=True)
 class RecordedSample:

@@ -10,6 +10,9 @@ import argparse
 import contextlib
 import difflib
 import json
+import os
+import secrets
+import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -21,7 +24,7 @@ from toolexpect.document import without_spans
 from toolexpect.lines import split_lines_keepends
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.diff import FORMATS as DIFF_FORMATS
-from toolexpect.report.style import Style, wants_colour
+from toolexpect.report.style import Style, fit_stream
 from toolexpect.specfile import SpecFile, find_spec_files, load_spec_file
 
 if TYPE_CHECKING:
@@ -204,7 +207,7 @@ def _print_diagnostics(
         diagnostics,
         fmt,
         sources=_sources(files),  # type: ignore[arg-type]
-        style=Style(wants_colour(stream)),
+        style=Style.of(stream),
     )
     print(text, file=stream)
 
@@ -222,30 +225,62 @@ def _load_all(paths: Sequence[str]) -> tuple[dict[str, SpecFile], list[str]]:
     return files, missing
 
 
-def _write_atomic(path: str, text: str) -> str | None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder, renamed over it.
+# Every file the command line writes (format, score -o, --html, diff -o) goes through
+# _replacing, so that a failure never leaves it half written: text goes to a temporary file
+# in the target's folder, renamed over the target once everything is written. On a full
+# disk, without permission, or when rendering fails, the target keeps its old content and
+# the temporary file is removed. A new file gets the permissions a plain open() gives under
+# the umask; an existing file keeps its mode. A target that exists and is not a regular
+# file (/dev/null, a FIFO, a terminal) has no content to lose and is written directly. A
+# symbolic link is followed: the file it points to is replaced and the link stays.
+_NEW_FILE_MODE = 0o666  # what open() asks for; the umask takes its share
 
-    A failure (a full disk, no permission) leaves the file as it was; the reason is returned.
-    An existing file keeps its permission bits.
+
+def _temporary_beside(folder: str, name: str) -> tuple[int, str]:
+    """A new file next to the target, opened for writing, and its path."""
+    while True:
+        path = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, _NEW_FILE_MODE), path
+        except FileExistsError:
+            continue
+
+
+@contextlib.contextmanager
+def _replacing(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
+    """A UTF-8 text stream whose content replaces ``path`` when the ``with`` block ends.
+
+    Any exception in the block or while writing (``OSError`` for a full disk) leaves
+    ``path`` as it was and propagates.
     """
-    import os
-    import tempfile
-
-    target = Path(path)
+    target = os.path.realpath(path)
     try:
-        mode = target.stat().st_mode & 0o7777 if target.exists() else None
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as error:
-        return error.strerror or str(error)
+        mode: int | None = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        with open(target, "w", encoding="utf-8", newline="") as stream:
+            yield stream
+        return
+    handle, temporary = _temporary_beside(os.path.dirname(target), os.path.basename(target))
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
+            yield stream
         if mode is not None:
-            os.chmod(temporary, mode)
+            os.chmod(temporary, stat.S_IMODE(mode))
         os.replace(temporary, target)
-    except OSError as error:
+    except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+        raise
+
+
+def _write_text(path: str | os.PathLike[str], text: str) -> str | None:
+    """Replace ``path``'s content with ``text`` (see :func:`_replacing`); the reason it failed, or None."""
+    try:
+        with _replacing(path) as stream:
+            stream.write(text)
+    except OSError as error:
         return error.strerror or str(error)
     return None
 
@@ -344,7 +379,7 @@ def _cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 )
             )
         if not args.check and not args.diff:
-            problem = _write_atomic(path, formatted)
+            problem = _write_text(path, formatted)
             if problem is not None:
                 changed.pop()
                 print(f"toolexpect: cannot write {path}: {problem}; the file is unchanged", file=err)
@@ -432,6 +467,9 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     catalogue, readable = _load_tools(args.tools, args.tools_format, err)
     if not readable:
         return EXIT_USAGE
+    # Only the JSON report (also under --html and --baseline) lists every failing run.
+    every_run = args.format in ("json", "html") or args.html or args.baseline
+    explained = None if every_run else score_report.MAX_RUNS_SHOWN
     try:
         readers = [open_log(path, args.log_format) for path in args.log]
         samples: Iterator[RecordedSample] = chain.from_iterable(readers)
@@ -439,11 +477,13 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         if catalogue is None and len(readers) == 1 and args.jobs > 1:
             from toolexpect.jobs import score_log
 
-            report, log_diagnostics = _without_gc(lambda: score_log(specs, readers[0], args.jobs))
+            report, log_diagnostics = _without_gc(
+                lambda: score_log(specs, readers[0], args.jobs, explained=explained)
+            )
         else:
             if catalogue is not None:
                 samples = _checked(samples, catalogue, findings)
-            report = _without_gc(lambda: score(specs, samples))
+            report = _without_gc(lambda: score(specs, samples, explained=explained))
             log_diagnostics = [d for r in readers for d in r.diagnostics]
     except LogError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
@@ -457,40 +497,40 @@ def _cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         from dataclasses import replace as replace_report
 
         report = replace_report(report, log_diagnostics=tuple(log_diagnostics))
-    stream = out
-    handle = None
-    if args.output:
-        try:
-            handle = open(args.output, "w", encoding="utf-8")  # noqa: SIM115
-        except OSError as error:
-            print(f"toolexpect: cannot write {args.output}: {error.strerror}", file=err)
-            return EXIT_USAGE
-        stream = handle
-    style = Style(wants_colour(stream))
-    final = report
     extras = _ScoreExtras(args, files, baseline, report)
-    try:
-        if extras.replaces_report:
-            stream.write(extras.instead_of_report(style))
-        else:
-            chunks = score_report.render_chunks
-            _without_gc(lambda: stream.writelines(chunks(final, args.format, style=style)))
-            stream.write(extras.after_report(style, err))
-    finally:
-        if handle is not None:
-            handle.close()
+    if not args.output:
+        _write_report(report, extras, out, err)
+    else:
+        try:
+            with _replacing(args.output) as handle:
+                _write_report(report, extras, handle, err)
+        except OSError as error:
+            problem = error.strerror or str(error)
+            print(f"toolexpect: cannot write {args.output}: {problem}; the file is unchanged", file=err)
+            return EXIT_USAGE
     if args.html and not extras.write_html(err):
         return EXIT_USAGE
     return extras.exit_code()
 
 
+def _write_report(report: ScoreReport, extras: _ScoreExtras, stream: IO[str], err: IO[str]) -> None:
+    """Render the score report (and what ``--baseline`` adds) to ``stream``."""
+    from toolexpect.report import score as score_report
+
+    style = Style.of(stream)
+    if extras.replaces_report:
+        stream.write(extras.instead_of_report(style))
+    else:
+        chunks = score_report.render_chunks
+        _without_gc(lambda: stream.writelines(chunks(report, extras.args.format, style=style)))
+        stream.write(extras.after_report(style, err))
+
+
 def _write_output(path: str, text: str, err: IO[str]) -> bool:
     """Write a report to ``path`` as ``-o`` does; False (and a message) when it cannot be."""
-    try:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    except OSError as error:
-        print(f"toolexpect: cannot write {path}: {error.strerror or error}", file=err)
+    problem = _write_text(path, text)
+    if problem is not None:
+        print(f"toolexpect: cannot write {path}: {problem}; the file is unchanged", file=err)
         return False
     return True
 
@@ -574,7 +614,7 @@ class _ScoreExtras:
             return ""
         if self.args.format in ("text", "markdown"):
             return "\n" + self._diff(self.args.format, style)
-        err.write(self._diff("text", Style(wants_colour(err))))
+        err.write(self._diff("text", Style.of(err)))
         return ""
 
     def write_html(self, err: IO[str]) -> bool:
@@ -614,10 +654,8 @@ def _cmd_diff(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
     comparison = compare(old, new)
-    colour = wants_colour(out) and not args.output
-    text = diff_report.render(
-        comparison, args.format, style=Style(colour), old_name=args.old, new_name=args.new
-    )
+    style = Style(False) if args.output else Style.of(out)
+    text = diff_report.render(comparison, args.format, style=style, old_name=args.old, new_name=args.new)
     if args.output:
         if not _write_output(args.output, text, err):
             return EXIT_USAGE
@@ -630,7 +668,7 @@ def _cmd_diff(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
 def _cmd_calls(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from toolexpect.logs import LogError, calls_to_json, open_log
-    from toolexpect.report.calls import render_calls_table
+    from toolexpect.report.calls import render_calls_json, render_calls_table
 
     samples: list[RecordedSample] = []
     diagnostics: list[Diagnostic] = []
@@ -644,7 +682,7 @@ def _cmd_calls(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         return EXIT_USAGE
     _report_log_diagnostics(diagnostics, err)
     if args.format == "json":
-        print(json.dumps(calls_to_json(samples), indent=2, ensure_ascii=False), file=out)
+        print(render_calls_json(calls_to_json(samples)), file=out)
     else:
         out.write(render_calls_table(samples))
     return EXIT_OK
@@ -669,6 +707,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as stop:
         return int(stop.code or 0)
     out, err = sys.stdout, sys.stderr
+    fit_stream(out)
+    fit_stream(err)
     try:
         code = _COMMANDS[args.command](args, out, err)
         out.flush()
@@ -689,8 +729,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _silence(stream: IO[str]) -> None:
     """Point ``stream``'s descriptor at the null device, so that what it still holds is not
     written again (and fails again) when the interpreter exits."""
-    import os
-
     try:
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, stream.fileno())

@@ -113,7 +113,8 @@ class Given:
         if current.parameters is not None and name not in current.parameters:
             known = ", ".join(current.parameters) or "none"
             raise ValueError(f"{current.tool} has no parameter {name!r}; its parameters: {known}")
-        current.args[name] = ArgMatcher(name, Op.EQ, value=cast(Pattern, to_json(value)))
+        plain = to_json(value, strict=True, argument=name)
+        current.args[name] = ArgMatcher(name, Op.EQ, value=cast(Pattern, plain))
         return self
 
     def with_arguments(self, arguments: Mapping[str, Any]) -> Given:

@@ -79,7 +79,7 @@ def _no_loose_calls(records: Iterator[Record]) -> Iterator[Record]:
 
 
 def _score_stretch(
-    specs: Sequence[Spec], path: str, stretch: Stretch
+    specs: Sequence[Spec], path: str, stretch: Stretch, explained: int | None = None
 ) -> tuple[PartialScore | None, list[Diagnostic], Diagnostic | None]:
     """Read and score one stretch: its partial score (``None`` when it holds a loose call),
     its log findings, and the finding of a log that cannot be read (``None`` if it can)."""
@@ -87,7 +87,7 @@ def _score_stretch(
     start, stop, first_line = stretch
     try:
         records = _no_loose_calls(read_lines(path, ctx, start, stop, first_line))
-        partial = score_partition(CompiledSpecs.of(specs), canonical.read(records, ctx))
+        partial = score_partition(CompiledSpecs.of(specs), canonical.read(records, ctx), explained=explained)
     except _Loose:
         return None, [], None
     except LogError as error:  # sent back as data: the exception does not pickle whole
@@ -95,8 +95,11 @@ def _score_stretch(
     return partial, ctx.diagnostics, None
 
 
-def score_log(specs: Sequence[Spec], reader: LogReader, jobs: int) -> tuple[ScoreReport, list[Diagnostic]]:
-    """The report on ``reader``'s log and its findings, scored in up to ``jobs`` processes.
+def score_log(
+    specs: Sequence[Spec], reader: LogReader, jobs: int, *, explained: int | None = None
+) -> tuple[ScoreReport, list[Diagnostic]]:
+    """The report on ``reader``'s log and its findings, scored in up to ``jobs`` processes
+    (``explained`` as :func:`~toolexpect.scoring.score_partition` takes it).
 
     Only a canonical JSON Lines log is cut into stretches; anything else, and a log with
     loose calls, is scored in this process. ``LogError`` as reading the log would raise it.
@@ -106,11 +109,19 @@ def score_log(specs: Sequence[Spec], reader: LogReader, jobs: int) -> tuple[Scor
         parts = stretches(path, jobs)
         if len(parts) > 1:
             with concurrent.futures.ProcessPoolExecutor(max_workers=len(parts)) as pool:
-                found = list(pool.map(_score_stretch, [specs] * len(parts), [path] * len(parts), parts))
+                found = list(
+                    pool.map(
+                        _score_stretch,
+                        [specs] * len(parts),
+                        [path] * len(parts),
+                        parts,
+                        [explained] * len(parts),
+                    )
+                )
             merged = _merge(specs, found)
             if merged is not None:
                 return merged
-    report = score(specs, reader)
+    report = score(specs, reader, explained=explained)
     return report, list(reader.diagnostics)
 
 

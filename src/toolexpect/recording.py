@@ -13,7 +13,8 @@ arguments are what the caller passed, bound to parameter names with
 of methods are left out, ``**kwargs`` are spread into the arguments, ``*args`` are kept as a
 list under their parameter name. Values are made JSON-like: tuples and sets become lists,
 mapping keys become strings, enums become their value, and anything else that is not a JSON
-value becomes its ``repr``.
+value becomes its ``repr``. A value that contains itself, or nests lists and objects deeper
+than a spec may, is a ``ValueError``.
 """
 
 from __future__ import annotations
@@ -21,12 +22,17 @@ from __future__ import annotations
 import enum
 import functools
 import inspect
-from collections.abc import Callable, Iterator, Mapping
+import numbers
+import operator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
+from decimal import Decimal
+from fractions import Fraction
 from types import TracebackType
 from typing import Any, TypeVar, cast, overload
 
 from toolexpect.calls import ToolCall
+from toolexpect.language.layout import MAX_DEPTH
 from toolexpect.model import Json
 
 __all__ = ["Recording", "record", "tool", "tool_name"]
@@ -72,7 +78,8 @@ class Recording:
 
     def add(self, name: str, arguments: Mapping[str, Any] | None = None) -> ToolCall:
         """Record one call by hand and return it."""
-        call = ToolCall(name, {str(k): to_json(v) for k, v in (arguments or {}).items()})
+        plain = {_key(k): v for k, v in (arguments or {}).items()}
+        call = ToolCall(name, {k: to_json(v, argument=k) for k, v in plain.items()})
         self.calls.append(call)
         return call
 
@@ -116,6 +123,8 @@ def tool(fn: F | None = None, /, *, name: str | None = None) -> F | Callable[[F]
 def tool_name(tool: object) -> str:
     """The name a tool is called by: a string, an object's ``name``, a function's name."""
     if isinstance(tool, str):
+        if not tool:
+            raise ValueError("a tool name must not be empty")
         return tool
     name = getattr(tool, "name", None)
     if isinstance(name, str) and name:
@@ -192,33 +201,169 @@ def bind_arguments(
 
 
 _SCALARS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
+_PLAIN: frozenset[type] = frozenset({dict, list})
+_ARRAY_MODULES = frozenset({"numpy", "pandas"})
 
 
-def to_json(value: Any) -> Json:
-    """A Python value as a JSON-like value, as the module docstring describes."""
+class _TooDeep(Exception):
+    """Nesting beyond MAX_DEPTH; ``chain`` gathers the containers on the path as it goes up."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__()
+        self.chain = {id(value)}
+        self.seen = 1
+        self.circular = False
+
+
+class _Walk:
+    """One conversion: what to do with an unknown value, and what to name in errors."""
+
+    __slots__ = ("argument", "strict")
+
+    def __init__(self, strict: bool, argument: str | None) -> None:
+        self.strict = strict
+        self.argument = argument
+
+    def where(self) -> str:
+        return f"argument {self.argument!r}" if self.argument is not None else "the value"
+
+
+def to_json(value: Any, *, strict: bool = False, argument: str | None = None) -> Json:
+    """A Python value as a JSON-like value, as the module docstring describes.
+
+    Numbers (``numbers.Integral`` as ``int``, ``numbers.Real`` as ``float``; ``Decimal`` and
+    ``Fraction`` when an ``int`` or ``float`` holds them exactly), ``str`` subclasses (as
+    ``str``), enums (their value), numpy and pandas scalars and arrays (``tolist()``), tuples,
+    sets and other sequences (as lists), mappings (keys as text). Anything else is a
+    ``TypeError`` naming ``argument`` and the type with ``strict``, else its ``repr``. A
+    cycle, or lists and objects nested deeper than the spec language allows
+    (:data:`~toolexpect.language.layout.MAX_DEPTH`), is a ``ValueError``. A plain value is
+    returned as it is, not copied.
+    """
+    if type(value) in _SCALARS:
+        return value  # type: ignore[no-any-return]
+    walk = _Walk(strict, argument)
+    try:
+        converted: Json = _container(value, 0, walk) if type(value) in _PLAIN else _convert(value, 0, walk)
+    except _TooDeep as error:
+        if error.circular:
+            raise ValueError(f"{walk.where()} contains itself (a circular reference)") from None
+        raise ValueError(f"{walk.where()} nests lists and objects deeper than {MAX_DEPTH} levels") from None
+    return converted
+
+
+def _convert(value: Any, depth: int, walk: _Walk) -> Any:
     kind = type(value)
     if kind in _SCALARS:
-        return value  # type: ignore[no-any-return]
-    # Plain dicts and lists are copied without a call per scalar inside them.
-    scalars = _SCALARS
-    if kind is dict:
-        return {
-            k if type(k) is str else str(k): v if type(v) in scalars else to_json(v) for k, v in value.items()
-        }
-    if kind is list:
-        return [v if type(v) in scalars else to_json(v) for v in value]
-    if value is None or isinstance(value, bool | int | float | str):
         return value
+    if kind is dict or kind is list or kind is tuple:
+        return _container(value, depth, walk)
     if isinstance(value, enum.Enum):
-        return to_json(value.value)
-    if isinstance(value, Mapping):
-        return {str(k): to_json(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [to_json(v) for v in value]
+        return _convert(value.value, depth, walk)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        return int.__int__(value)
+    if isinstance(value, float):
+        return float.__float__(value)
+    if kind.__module__.partition(".")[0] in _ARRAY_MODULES:  # numpy.bool_ too: not a number
+        tolist = getattr(value, "tolist", None)
+        if callable(tolist):
+            return _convert(tolist(), depth, walk)
+    if isinstance(value, numbers.Integral):
+        return int.__int__(operator.index(value))
+    if isinstance(value, Decimal | numbers.Rational):
+        return _exact(value, walk)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    if isinstance(value, Mapping | Sequence | set | frozenset) and not isinstance(
+        value, bytes | bytearray
+    ):
+        return _container(value, depth, walk)
+    if walk.strict:
+        raise TypeError(
+            f"{walk.where()}: a value of type {kind.__name__} has no JSON form; "
+            "give numbers, strings, booleans, None, lists or dicts"
+        )
+    return repr(value)
+
+
+def _exact(value: Decimal | numbers.Rational, walk: _Walk) -> int | float:
+    """A ``Decimal`` or ``Fraction`` as the ``int``, or the ``float`` whose shortest decimal
+    is exactly its value (``Decimal("1.5")``, ``Fraction(1, 4)``); else a ``ValueError``."""
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            return float(value)
+        exact = Fraction(value)
+    else:
+        exact = Fraction(operator.index(value.numerator), operator.index(value.denominator))
+    if exact.denominator == 1:
+        return int(exact)
+    number = float(exact)
+    if Fraction(repr(number)) == exact:
+        return number
+    raise ValueError(f"{walk.where()}: {value!r} is not exactly a JSON number; give a float or a string")
+
+
+def _container(value: Any, depth: int, walk: _Walk) -> Any:
+    """A list or dict of converted items; the very value when it needs no change.
+
+    A value that contains itself nests without end, so the depth bound stops it too; the
+    containers on the way down are gathered as :class:`_TooDeep` goes up, to tell the two
+    apart in the message.
+    """
+    depth += 1
+    if depth > MAX_DEPTH:
+        raise _TooDeep(value)
+    try:
+        return _items(value, depth, walk)
+    except _TooDeep as error:
+        error.chain.add(id(value))
+        error.seen += 1
+        if len(error.chain) < error.seen:  # a container met twice on one path
+            error.circular = True
+        raise
+
+
+def _items(value: Any, depth: int, walk: _Walk) -> Any:
+    kind = type(value)
+    if kind is dict or (kind is not list and kind is not tuple and isinstance(value, Mapping)):
+        if kind is dict:
+            for name, item in value.items():
+                if type(name) is not str or type(item) not in _SCALARS:
+                    break
+            else:
+                return value
+        out: dict[str, Any] = {}
+        changed = kind is not dict
+        for name, item in value.items():
+            if type(name) is not str:
+                name = _key(name)
+                changed = True
+            if type(item) in _SCALARS:
+                out[name] = item
+                continue
+            converted = _convert(item, depth, walk)
+            changed = changed or converted is not item
+            out[name] = converted
+        return out if changed else value
     if isinstance(value, set | frozenset):
-        items = [to_json(v) for v in value]
+        items = [_convert(item, depth, walk) for item in value]
         try:
-            return sorted(items)  # type: ignore[type-var]
+            return sorted(items)
         except TypeError:
             return items
-    return repr(value)
+    listed = []
+    changed = kind is not list
+    for item in value:
+        if type(item) in _SCALARS:
+            listed.append(item)
+            continue
+        converted = _convert(item, depth, walk)
+        changed = changed or converted is not item
+        listed.append(converted)
+    return listed if changed else value
+
+
+def _key(key: Any) -> str:
+    return str.__str__(key) if isinstance(key, str) else str(key)

@@ -16,7 +16,7 @@ log order gives exactly the report of scoring it in one go. :class:`Scorer` and
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from toolexpect.calls import RecordedSample
@@ -204,11 +204,21 @@ class PartialScore:
         )
 
 
-def score_partition(specs: CompiledSpecs, samples: Iterable[RecordedSample]) -> PartialScore:
-    """Score ``samples`` (consecutive samples of a log, in order) against ``specs``."""
+def score_partition(
+    specs: CompiledSpecs, samples: Iterable[RecordedSample], *, explained: int | None = None
+) -> PartialScore:
+    """Score ``samples`` (consecutive samples of a log, in order) against ``specs``.
+
+    ``explained``: how many failing runs of each case keep their failures (the reports but
+    the JSON one show a few); later failing runs keep their figures and status only, and runs
+    with equal figures share one record, so memory does not grow with failing runs. ``None``
+    keeps every run's failures.
+    """
     targets = specs.targets
     by_name = specs.by_name
     runs: list[list[RunResult]] = [[] for _ in targets]
+    failing = [0] * len(targets)
+    bare: dict[tuple[object, ...], RunResult] = {}
     unused: dict[str | None, Unclaimed] = {}
     for sample in samples:
         sample_id = sample.id
@@ -222,29 +232,47 @@ def score_partition(specs: CompiledSpecs, samples: Iterable[RecordedSample]) -> 
             )
             continue
         for number in chosen:
-            runs[number].append(targets[number].compiled.evaluate(sample.calls))
+            run = targets[number].compiled.evaluate(sample.calls)
+            if explained is not None and run.status != "pass":
+                failing[number] += 1
+                if failing[number] > explained:
+                    run = _bare(run, bare)
+            runs[number].append(run)
     return PartialScore(tuple(tuple(found) for found in runs), tuple(unused.values()))
+
+
+def _bare(run: RunResult, known: dict[tuple[object, ...], RunResult]) -> RunResult:
+    """``run`` without its failures and pairs, shared with every earlier run of equal figures."""
+    key = (run.case, run.status, run.score, run.matched, run.expected, run.calls, run.precision, run.f1)
+    found = known.get(key)
+    if found is None:
+        found = known[key] = replace(run, pairs=(), failures=())
+    return found
 
 
 class Scorer:
     """Score samples as they come, in one or more feeds, then report."""
 
-    def __init__(self, specs: Sequence[Spec]) -> None:
-        """Compile the cases of ``specs``."""
+    def __init__(self, specs: Sequence[Spec], *, explained: int | None = None) -> None:
+        """Compile the cases of ``specs``; ``explained`` as :func:`score_partition` takes it."""
         self.specs = CompiledSpecs.of(specs)
         self.partial = self.specs.empty()
+        self.explained = explained
 
     def feed(self, samples: Iterable[RecordedSample]) -> None:
         """Score ``samples``, in order, after those fed before."""
-        self.partial = self.partial.merge(score_partition(self.specs, samples))
+        self.partial = self.partial.merge(score_partition(self.specs, samples, explained=self.explained))
 
     def report(self) -> ScoreReport:
         """The report on everything fed."""
         return self.specs.finish(self.partial)
 
 
-def score(specs: Sequence[Spec], samples: Iterable[RecordedSample]) -> ScoreReport:
-    """Score every case of ``specs`` against the samples that pair with it."""
-    scorer = Scorer(specs)
+def score(
+    specs: Sequence[Spec], samples: Iterable[RecordedSample], *, explained: int | None = None
+) -> ScoreReport:
+    """Score every case of ``specs`` against the samples that pair with it (``explained``: how
+    many failing runs of each case keep their failures, see :func:`score_partition`)."""
+    scorer = Scorer(specs, explained=explained)
     scorer.feed(samples)
     return scorer.report()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from toolexpect import cli
+from toolexpect.cli import _write_text as write_text
 from toolexpect.cli import main
 
 CALL = '{"id": "w", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Berlin"}}]}\n'
@@ -81,9 +81,9 @@ def test_a_failed_format_write_leaves_the_file_whole(
     assert sorted(p.name for p in folder.iterdir()) == ["log.jsonl", "w.expect"]
 
 
-def test_write_atomic_reports_a_folder_it_cannot_write_to(tmp_path: Path) -> None:
+def test_write_text_reports_a_folder_it_cannot_write_to(tmp_path: Path) -> None:
     """A missing folder is a reason, not an exception."""
-    assert cli._write_atomic(str(tmp_path / "no" / "such.expect"), "x") is not None
+    assert write_text(str(tmp_path / "no" / "such.expect"), "x") is not None
 
 
 @pytest.mark.parametrize(
@@ -106,3 +106,75 @@ def test_output_to_a_full_device_is_a_clean_error(argv: list[str]) -> None:
         )
     assert done.returncode == 2
     assert done.stderr == "toolexpect: cannot write the output: No space left on device\n"
+
+
+def _full_disk(source: object, target: object) -> None:
+    raise OSError(28, "No space left on device")
+
+
+def test_a_failed_score_output_leaves_the_file_whole(
+    folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``score -o FILE`` on a full disk keeps FILE's old content, leaves no temporary file,
+    says so in one line and exits 2."""
+    (folder / "report.txt").write_text("old report\n", encoding="utf-8")
+    monkeypatch.setattr(os, "replace", _full_disk)
+    code, out, err = _run(capsys, "score", "w.expect", "--log", "log.jsonl", "-o", "report.txt")
+    assert (code, out) == (2, "")
+    assert err == "toolexpect: cannot write report.txt: No space left on device; the file is unchanged\n"
+    assert (folder / "report.txt").read_text(encoding="utf-8") == "old report\n"
+    assert sorted(p.name for p in folder.iterdir()) == ["log.jsonl", "report.txt", "w.expect"]
+
+
+def test_a_failed_new_score_output_leaves_nothing_behind(
+    folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new ``-o`` file that cannot be put in place leaves neither it nor a temporary file."""
+    monkeypatch.setattr(os, "replace", _full_disk)
+    code, _, err = _run(
+        capsys, "score", "w.expect", "--log", "log.jsonl", "-o", "new.json", "--format", "json"
+    )
+    assert code == 2
+    assert "cannot write new.json: No space left on device" in err
+    assert sorted(p.name for p in folder.iterdir()) == ["log.jsonl", "w.expect"]
+
+
+def test_a_failed_html_output_leaves_the_file_whole(
+    folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--html FILE`` goes through the same replacement: a failure keeps FILE and exits 2."""
+    (folder / "r.html").write_text("old", encoding="utf-8")
+    monkeypatch.setattr(os, "replace", _full_disk)
+    code, _, err = _run(capsys, "score", "w.expect", "--log", "log.jsonl", "--html", "r.html")
+    assert code == 2
+    assert "cannot write r.html: No space left on device; the file is unchanged" in err
+    assert (folder / "r.html").read_text(encoding="utf-8") == "old"
+
+
+def test_score_output_modes(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A new ``-o`` file gets the umask's permissions, as ``open`` gives; an existing one keeps its mode."""
+    old = os.umask(0o027)
+    try:
+        assert _run(capsys, "score", "w.expect", "--log", "log.jsonl", "-o", "new.txt")[0] == 0
+    finally:
+        os.umask(old)
+    assert (folder / "new.txt").stat().st_mode & 0o777 == 0o640
+    kept = folder / "kept.txt"
+    kept.write_text("old", encoding="utf-8")
+    kept.chmod(0o604)
+    assert _run(capsys, "score", "w.expect", "--log", "log.jsonl", "-o", "kept.txt")[0] == 0
+    assert kept.stat().st_mode & 0o777 == 0o604
+    assert "w.expect :: w" in kept.read_text(encoding="utf-8")
+
+
+def test_score_output_through_a_link_and_to_a_device(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``-o`` through a symbolic link replaces the file it points to; ``-o /dev/null`` works."""
+    (folder / "real.txt").write_text("old", encoding="utf-8")
+    (folder / "link.txt").symlink_to("real.txt")
+    assert _run(capsys, "score", "w.expect", "--log", "log.jsonl", "-o", "link.txt")[0] == 0
+    assert (folder / "link.txt").is_symlink()
+    assert "w.expect :: w" in (folder / "real.txt").read_text(encoding="utf-8")
+    if os.path.exists("/dev/null"):
+        assert _run(capsys, "score", "w.expect", "--log", "log.jsonl", "-o", os.devnull) == (0, "", "")

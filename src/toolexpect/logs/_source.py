@@ -4,21 +4,34 @@ A file whose first non-blank line is a complete JSON value is read as JSON Lines
 one line at a time (bounded memory). Otherwise the whole file is one JSON document.
 Server-sent-event captures (``data: {...}`` lines) are read as JSON Lines too.
 
+What is read is bounded whatever the file claims to hold: a line of JSON Lines at most
+:data:`MAX_LINE_BYTES`, a whole JSON document at most :data:`MAX_DOCUMENT_BYTES` (``R405``
+beyond). Only regular files are read (a log is read more than once: to detect its format,
+then to score it), so a FIFO or a device is refused before it is opened (``R400``).
+
 Lines are decoded by ``orjson`` where it gives exactly what ``json.loads`` gives (see
 :data:`FAST`), else by ``json``, which also words every error.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from toolexpect.logs._base import Context, LogError, Record
 
-__all__ = ["FAST", "Source", "open_source", "read_lines"]
+__all__ = ["FAST", "MAX_DOCUMENT_BYTES", "MAX_LINE_BYTES", "Source", "open_source", "read_lines"]
+
+MAX_LINE_BYTES = 256 << 20
+"""The longest line of a JSON Lines log, its line break included (256 MiB)."""
+
+MAX_DOCUMENT_BYTES = 256 << 20
+"""The largest log read as one JSON document (256 MiB); JSON Lines logs have no total limit."""
 
 _PROBE = 1 << 16
 _SKIP_SSE = (b"event:", b"id:", b"retry:", b":")
@@ -47,6 +60,19 @@ def _decode_error(ctx: Context, lineno: int | None) -> LogError:
         "log is not UTF-8 text",
         lineno,
         help="re-encode the log as UTF-8",
+    )
+
+
+def _mib(size: int) -> str:
+    return f"{size >> 20} MiB" if size % (1 << 20) == 0 else f"{size:,} bytes"
+
+
+def _line_too_long(ctx: Context, lineno: int) -> LogError:
+    return ctx.fatal(
+        "R405",
+        f"line {lineno} of the log is longer than {_mib(MAX_LINE_BYTES)}; reading stopped",
+        lineno,
+        help="each line of a JSON Lines log is one record; check that the file is a log",
     )
 
 
@@ -116,6 +142,7 @@ def read_lines(
     long_integer = _LONG_INTEGER
     brackets = _bracket_limit()
     short = 2 * brackets  # a shorter line cannot nest deeper than ``brackets``
+    longest = MAX_LINE_BYTES
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed in finally; generator lifetime
     except OSError as exc:
@@ -126,7 +153,9 @@ def read_lines(
         bounded = stop is not None
         left = stop - start if stop is not None else 0
         lineno = first_line - 1
-        for raw in handle:
+        for raw in iter(functools.partial(handle.readline, longest + 1), b""):
+            if len(raw) > longest:
+                raise _line_too_long(ctx, lineno + 1)
             if bounded:
                 if left <= 0:
                     break
@@ -199,6 +228,19 @@ def open_source(path: str | os.PathLike[str], ctx: Context) -> Source:
     """Probe ``path`` and decide between JSON Lines and one JSON document."""
     name = os.fspath(path)
     try:
+        mode = os.stat(name).st_mode
+    except OSError as exc:
+        raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
+    except ValueError as exc:  # e.g. an embedded NUL in the path
+        raise ctx.fatal("R400", f"cannot read log: {exc}", None) from None
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        raise ctx.fatal(
+            "R400",
+            "cannot read log: not a regular file (a pipe, a device or a socket)",
+            None,
+            help="save the log to a file first: a log is read more than once",
+        )
+    try:
         with open(name, "rb") as handle:
             head = handle.read(_PROBE)
             size = os.fstat(handle.fileno()).st_size
@@ -224,9 +266,17 @@ def open_source(path: str | os.PathLike[str], ctx: Context) -> Source:
     # Not line-based: one JSON document (pretty-printed), else lines with errors.
     try:
         with open(name, "rb") as handle:
-            data = handle.read()
+            data = handle.read(MAX_DOCUMENT_BYTES + 1)
     except OSError as exc:
         raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise ctx.fatal(
+            "R405",
+            f"log is larger than {_mib(MAX_DOCUMENT_BYTES)} and not JSON Lines; it was not read",
+            1,
+            help="write one record per line (JSON Lines): lines are read one at a time, "
+            f"each up to {_mib(MAX_LINE_BYTES)}",
+        )
     try:
         whole = data.decode("utf-8")
     except UnicodeDecodeError as exc:

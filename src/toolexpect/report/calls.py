@@ -1,13 +1,20 @@
-"""The plain-text table of recorded calls that ``toolexpect calls`` prints."""
+"""What ``toolexpect calls`` prints: a plain-text table of recorded calls, or their JSON form.
+
+JSON has no number for NaN or an infinity, which a log may hold (Python's ``json`` reads
+``NaN``, ``Infinity`` and ``-Infinity``): the JSON form writes them as the strings
+``"NaN"``, ``"Infinity"`` and ``"-Infinity"``, so that it is always valid JSON.
+"""
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
+from typing import Any
 
 from toolexpect.calls import RecordedSample, ToolCall
 
-__all__ = ["render_calls_table"]
+__all__ = ["render_calls_json", "render_calls_table"]
 
 _MAX_ARGS = 80
 
@@ -39,3 +46,41 @@ def render_calls_table(samples: Iterable[RecordedSample]) -> str:
                 lines.append("  " + "  ".join([*cells, row[4]]).rstrip())
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + ("\n" if blocks else "")
+
+
+def render_calls_json(document: Any) -> str:
+    """The ``calls --format json`` document (``logs.calls_to_json``) as indented JSON text."""
+    return _dumps(document, indent=2, ensure_ascii=False)
+
+
+def _dumps(value: Any, **options: Any) -> str:
+    """``json.dumps(value, **options)``, always valid JSON: a NaN or infinite float (a log may
+    hold one) is written as the string ``"NaN"``, ``"Infinity"`` or ``"-Infinity"``."""
+    try:
+        return json.dumps(value, allow_nan=False, **options)
+    except ValueError:
+        return json.dumps(_finite(value), allow_nan=False, **options)
+
+
+def _finite(value: Any) -> Any:
+    """A copy of JSON data with each non-finite float replaced by its name.
+
+    Walked with an explicit stack, so that data nested as deep as a log may hold is fine.
+    """
+    holder = [value]
+    stack: list[tuple[Any, Any]] = [(holder, 0)]
+    while stack:
+        container, key = stack.pop()
+        item = container[key]
+        if isinstance(item, float):
+            if not math.isfinite(item):
+                container[key] = "NaN" if item != item else "Infinity" if item > 0 else "-Infinity"
+        elif isinstance(item, dict):
+            copy = dict(item)
+            container[key] = copy
+            stack.extend((copy, name) for name in copy)
+        elif isinstance(item, list | tuple):
+            items = list(item)
+            container[key] = items
+            stack.extend((items, index) for index in range(len(items)))
+    return holder[0]

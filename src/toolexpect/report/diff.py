@@ -134,7 +134,7 @@ def render_text(comparison: Comparison, style: Style, old_name: str, new_name: s
     lines.append(f"before: {before}; after: {after}")
     verdict = f"{_counts_text(comparison)}: {_verdict(comparison)}"
     lines.append(style(verdict, "bold", "red" if comparison.regressed else "green"))
-    return "\n".join(lines) + "\n"
+    return style.marks("\n".join(lines) + "\n")
 
 
 def _md(text: str) -> str:

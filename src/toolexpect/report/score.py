@@ -11,7 +11,7 @@ from toolexpect.report.github import annotation
 from toolexpect.report.style import Style
 from toolexpect.scoring import CaseOutcome, ScoreReport
 
-__all__ = ["FORMATS", "render", "render_chunks", "to_json"]
+__all__ = ["FORMATS", "MAX_RUNS_SHOWN", "render", "render_chunks", "to_json"]
 
 FORMATS = ("text", "json", "junit", "github", "markdown")
 """The report formats ``score --format`` accepts."""
@@ -25,7 +25,8 @@ def _label(outcome: CaseOutcome) -> str:
     return f"{outcome.file} :: {outcome.case.name}" if outcome.file else outcome.case.name
 
 
-_MAX_RUNS_SHOWN = 5
+MAX_RUNS_SHOWN = 5
+"""How many failing runs of a case the reports but ``json`` explain (the rest are counted)."""
 
 
 def _failure_lines(outcome: CaseOutcome) -> Iterator[tuple[Any, str]]:
@@ -43,7 +44,7 @@ def _failure_lines(outcome: CaseOutcome) -> Iterator[tuple[Any, str]]:
         if run.status == "pass":
             continue
         shown += 1
-        if shown > _MAX_RUNS_SHOWN:
+        if shown > MAX_RUNS_SHOWN:
             rest = sum(r.status != "pass" for r in runs[index - 1 :])
             yield (None, f"... and {rest} more failing run{'s' * (rest != 1)}")
             return
@@ -132,7 +133,7 @@ def render_text(report: ScoreReport, style: Style) -> str:
     lines.append("")
     summary = _summary(report)
     lines.append(style(summary, "bold", "green" if report.ok else "red"))
-    return "\n".join(lines) + "\n"
+    return style.marks("\n".join(lines) + "\n")
 
 
 def _run_json(run: Any) -> dict[str, Any]:
