@@ -10,7 +10,7 @@ beyond). Only regular files are read (a log is read more than once: to detect it
 then to score it), so a FIFO or a device is refused before it is opened (``R400``).
 
 Lines are decoded by ``orjson`` where it gives exactly what ``json.loads`` gives (see
-:data:`FAST`), else by ``json``, which also words every error.
+:func:`_decode`), else by ``json``, which also words every error.
 """
 
 from __future__ import annotations
@@ -20,12 +20,14 @@ import json
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
+
+import orjson
 
 from toolexpect.logs._base import Context, LogError, Record
 
-__all__ = ["FAST", "MAX_DOCUMENT_BYTES", "MAX_LINE_BYTES", "Source", "open_source", "read_lines"]
+__all__ = ["MAX_DOCUMENT_BYTES", "MAX_LINE_BYTES", "Source", "open_source", "read_lines"]
 
 MAX_LINE_BYTES = 256 << 20
 """The longest line of a JSON Lines log, its line break included (256 MiB)."""
@@ -89,30 +91,6 @@ def _sse_payload(raw: bytes) -> bytes | None:
     return stripped
 
 
-_SCAN: Callable[[str, int], tuple[Any, int]] = getattr(json.JSONDecoder(), "scan_once")  # noqa: B009
-"""The decoder's scanner (the C one when available), as ``json.loads`` uses it on a text."""
-
-_JSON_SPACE = " \t\n\r"
-
-_orjson_loads: Callable[[bytes], Any] | None
-try:
-    from orjson import loads as _orjson_loads
-except ImportError:  # pragma: no cover - orjson is a dependency; absent only after --no-deps
-    _orjson_loads = None
-
-FAST = True
-"""Decode JSON Lines with ``orjson`` (a dependency; absent only after ``--no-deps``) where
-it gives what ``json.loads`` gives.
-
-The two agree on every value both accept (duplicate keys: the last wins, in the first
-one's place), except that ``orjson`` turns an integer beyond 64 bits into a float and
-nests at most 1,024 deep where ``json`` stops at the recursion limit. So a line with a run
-of 19 digits, or one that may nest deeper than :func:`_bracket_limit` (judged by its length
-and its count of brackets), is left to ``json``, as is every line ``orjson`` refuses (NaN
-and Infinity, lone surrogates, bytes that are not UTF-8, errors): records, findings and
-messages are the same either way. Set to ``False`` to use only ``json``.
-"""
-
 _SHAPE = bytes(
     0x30 if 0x30 <= byte <= 0x39 else 0x5B if byte in (0x5B, 0x7B) else 0x20 for byte in range(256)
 )
@@ -129,19 +107,32 @@ def _bracket_limit() -> int:
     return min(sys.getrecursionlimit() // 2, 1000)
 
 
+def _decode(raw: bytes, brackets: int) -> Any:
+    """``json.loads(raw)``: the same value, or the same error.
+
+    ``orjson`` decodes the line where it gives what ``json.loads`` gives. The two agree on
+    every value both accept (duplicate keys: the last wins, in the first one's place), except
+    that ``orjson`` turns an integer beyond 64 bits into a float and nests at most 1,024 deep
+    where ``json`` stops at the recursion limit. So a line with a run of 19 digits, or one that
+    may nest deeper than ``brackets`` (judged by its length and its count of brackets), goes to
+    ``json``, as does every line ``orjson`` refuses (NaN and Infinity, lone surrogates, bytes
+    that are not UTF-8, errors), and ``json`` words every error.
+    """
+    outline = raw.translate(_SHAPE)
+    if _LONG_INTEGER not in outline and (len(raw) < 2 * brackets or outline.count(b"[") <= brackets):
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(raw)
+
+
 def read_lines(
     path: str, ctx: Context, start: int = 0, stop: int | None = None, first_line: int = 1
 ) -> Iterator[Record]:
     """The records of the lines in bytes ``start`` to ``stop`` (line boundaries), numbered
     from ``first_line``."""
-    loads = json.loads
-    scan = _SCAN
-    space = _JSON_SPACE
-    fast = _orjson_loads if FAST else None
-    shape = _SHAPE
-    long_integer = _LONG_INTEGER
     brackets = _bracket_limit()
-    short = 2 * brackets  # a shorter line cannot nest deeper than ``brackets``
     longest = MAX_LINE_BYTES
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed in finally; generator lifetime
@@ -162,32 +153,7 @@ def read_lines(
                 left -= len(raw)
             lineno += 1
             first = raw[:1]
-            if (first == b"{" or first == b"[") and raw[1:2] != b"\x00":
-                if fast is not None:
-                    outline = raw.translate(shape)
-                    if long_integer not in outline and (
-                        len(raw) < short or outline.count(b"[") <= brackets
-                    ):
-                        try:
-                            value = fast(raw)
-                        except ValueError:  # orjson.JSONDecodeError; json words it below
-                            pass
-                        else:
-                            yield (lineno, value)
-                            continue
-                # The common line: what json.loads(raw) does, minus its per-call overhead
-                # (encoding detection, which gives UTF-8 for such a line, and the whitespace
-                # regexes). Anything unusual goes the general way below.
-                try:
-                    text = raw.decode("utf-8", "surrogatepass")
-                    value, end = scan(text, 0)
-                except (StopIteration, ValueError, RecursionError):
-                    pass
-                else:
-                    if end == len(text) or not text[end:].strip(space):
-                        yield (lineno, value)
-                        continue
-            elif first != b"{" and first != b"[":
+            if first != b"{" and first != b"[":
                 if not raw.strip():
                     continue
                 if lineno == 1 and not start and raw.startswith(b"\xef\xbb\xbf"):
@@ -197,7 +163,7 @@ def read_lines(
                     continue
                 raw = body
             try:
-                value = loads(raw)
+                value = _decode(raw, brackets)
             except UnicodeDecodeError:
                 raise _decode_error(ctx, lineno) from None
             except (ValueError, RecursionError) as exc:

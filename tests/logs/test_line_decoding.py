@@ -1,21 +1,18 @@
-"""Lines decoded by orjson give exactly the records and findings that json alone gives."""
+"""Each line of a JSON Lines log is read as ``json.loads`` reads it: the same value, types and
+key order included, or the same finding (orjson decodes where it gives the same)."""
 
 from __future__ import annotations
 
 import contextlib
 import json
-import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolexpect.logs import _source, open_log
 from toolexpect.logs._base import Context
 from toolexpect.logs._source import read_lines
 
@@ -63,16 +60,23 @@ TRICKY = [
 ]
 
 
-def _records(path: Path, fast: bool) -> tuple[list[tuple[int, str]], list[tuple[Any, ...]]]:
+def _records(path: Path) -> tuple[list[tuple[int, str]], list[tuple[Any, ...]]]:
     """The records (values by ``repr``: types, signs and key order show) and findings."""
-    _source.FAST = fast
-    try:
-        ctx = Context(str(path))
-        records = [(line, repr(value)) for line, value in read_lines(str(path), ctx)]
-    finally:
-        _source.FAST = True
+    ctx = Context(str(path))
+    records = [(line, repr(value)) for line, value in read_lines(str(path), ctx)]
     findings = [(d.code, d.message, d.span.line if d.span else None) for d in ctx.diagnostics]
     return records, findings
+
+
+def _as_json_reads(lines: list[bytes]) -> tuple[list[tuple[int, str]], list[int]]:
+    """What ``json.loads`` gives line by line: the values, and the lines it refuses."""
+    values, refused = [], []
+    for number, raw in enumerate(lines, 1):
+        try:
+            values.append((number, repr(json.loads(raw))))
+        except (ValueError, RecursionError):
+            refused.append(number)
+    return values, refused
 
 
 def _write(lines: list[bytes]) -> Iterator[Path]:
@@ -82,26 +86,15 @@ def _write(lines: list[bytes]) -> Iterator[Path]:
         yield path
 
 
-def test_orjson_is_used_when_installed() -> None:
-    """orjson, a dependency, decodes lines unless FAST is off."""
-    pytest.importorskip("orjson")
-    assert _source._orjson_loads is not None
-
-
-def test_tricky_lines_read_the_same_with_and_without_orjson(tmp_path: Path) -> None:
+def test_tricky_lines_read_as_json_loads_reads_them(tmp_path: Path) -> None:
     """Duplicate keys, signs of zero, big integers and floats, NaN, surrogates, deep nesting
-    and broken lines: the same records, values, findings and messages either way."""
+    and broken lines: json's values, and an R401 for each line json refuses."""
     path = tmp_path / "log.jsonl"
     path.write_bytes(b"".join(line + b"\n" for line in TRICKY))
-    fast, fast_findings = _records(path, True)
-    plain, plain_findings = _records(path, False)
-    assert fast == plain
-    assert fast_findings == plain_findings
-    expected = []
-    for number, raw in enumerate(TRICKY, 1):
-        with contextlib.suppress(ValueError, RecursionError):
-            expected.append((number, repr(json.loads(raw))))
-    assert plain == expected
+    records, findings = _records(path)
+    values, refused = _as_json_reads(TRICKY)
+    assert records == values
+    assert [(code, line) for code, _, line in findings] == [("R401", n) for n in refused]
 
 
 def test_each_tricky_line_alone_reads_as_json_loads_reads_it(tmp_path: Path) -> None:
@@ -109,28 +102,20 @@ def test_each_tricky_line_alone_reads_as_json_loads_reads_it(tmp_path: Path) -> 
     for raw in TRICKY:
         path = tmp_path / "one.jsonl"
         path.write_bytes(raw + b"\n")
-        assert _records(path, True) == _records(path, False), raw
+        with contextlib.suppress(ValueError, RecursionError):
+            assert _records(path)[0] == [(1, repr(json.loads(raw)))], raw
 
 
-def test_a_line_orjson_would_widen_goes_to_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Lines with 19 digits in a row or possibly deep nesting never reach orjson."""
-    seen: list[bytes] = []
-    real = _source._orjson_loads
-    if real is None:
-        pytest.skip("orjson is not installed")
-
-    def spy(raw: bytes) -> Any:
-        seen.append(raw)
-        return real(raw)
-
-    monkeypatch.setattr(_source, "_orjson_loads", spy)
+def test_a_line_with_an_integer_beyond_64_bits_keeps_it_exact(tmp_path: Path) -> None:
+    """Lines with 19 digits in a row or deep nesting read as json reads them (orjson would
+    widen such an integer to a float, or refuse the depth)."""
     lines = [b"[18446744073709551616]", b'["1234567890123456789"]', b"[" * 600 + b"]" * 600, b"[1]"]
     path = tmp_path / "log.jsonl"
     path.write_bytes(b"".join(line + b"\n" for line in lines))
     records = list(read_lines(str(path), Context(str(path))))
-    assert seen == [b"[1]\n"]
     assert records[0] == (1, [18446744073709551616])
     assert type(records[0][1][0]) is int
+    assert [(n, repr(v)) for n, v in records] == _as_json_reads(lines)[0]
 
 
 _SCALARS = (
@@ -152,43 +137,12 @@ _VALUES = st.recursive(
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.lists(_VALUES, max_size=4) | st.dictionaries(st.text(max_size=5), _VALUES), max_size=6))
-def test_any_json_value_reads_the_same_with_and_without_orjson(values: list[Any]) -> None:
-    """Values written by json.dumps (surrogates escaped or raw, big integers) read back alike."""
+def test_any_json_value_reads_as_json_loads_reads_it(values: list[Any]) -> None:
+    """Values written by json.dumps (surrogates escaped or raw, big integers) read back as
+    json.loads reads them."""
     lines = [
         json.dumps(v, ensure_ascii=i % 2 == 0).encode("utf-8", "surrogatepass") for i, v in enumerate(values)
     ]
     for path in _write(lines):
-        fast = _records(path, True)
-        assert fast == _records(path, False)
         expected = [(n, repr(json.loads(raw))) for n, raw in enumerate(lines, 1)]
-        assert fast[0] == expected
-
-
-def test_lines_read_the_same_without_orjson_installed(tmp_path: Path) -> None:
-    """With orjson not importable the reader works through json alone, with the same
-    records and findings, and a canonical log gives the same samples."""
-    path = tmp_path / "log.jsonl"
-    path.write_bytes(b"".join(line + b"\n" for line in TRICKY))
-    log = tmp_path / "canonical.jsonl"
-    sample = b'{"id": "c", "tool_calls": [{"name": "t", "arguments": {"v": %s}}]}\n'
-    log.write_bytes(b"".join(sample % raw for raw in TRICKY if raw.isascii()))
-    script = (
-        "import sys; sys.modules['orjson'] = None\n"
-        "from toolexpect.logs import _source, open_log\n"
-        "from toolexpect.logs._base import Context\n"
-        "assert _source._orjson_loads is None\n"
-        "ctx = Context(sys.argv[1])\n"
-        "print(repr([(n, repr(v)) for n, v in _source.read_lines(sys.argv[1], ctx)]))\n"
-        "print(repr([(d.code, d.message, d.span.line if d.span else None) for d in ctx.diagnostics]))\n"
-        "reader = open_log(sys.argv[2])\n"
-        "print(repr([(s.id, [(c.name, c.arguments) for c in s.calls], s.line) for s in reader]))\n"
-        "print(repr([(d.code, d.message) for d in reader.diagnostics]))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script, str(path), str(log)], capture_output=True, text=True, check=True
-    )
-    records, findings = _records(path, True)
-    reader = open_log(log)
-    samples = repr([(s.id, [(c.name, c.arguments) for c in s.calls], s.line) for s in reader])
-    log_findings = repr([(d.code, d.message) for d in reader.diagnostics])
-    assert done.stdout.splitlines() == [repr(records), repr(findings), samples, log_findings]
+        assert _records(path) == (expected, [])
