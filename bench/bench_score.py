@@ -82,7 +82,7 @@ def phases(spec: Path, log: Path) -> None:
     """Time each step of ``score`` in this process (best of 3 for reading and scoring)."""
     import gc
 
-    from toolexpect.cli import _load_all
+    from toolexpect.cli.common import load_all as _load_all
     from toolexpect.logs import open_log
     from toolexpect.report import score as report
     from toolexpect.scoring import score

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from toolexpect.cli import _write_text as write_text
 from toolexpect.cli import main
+from toolexpect.cli.common import write_text
 
 CALL = '{"id": "w", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Berlin"}}]}\n'
 

@@ -1,0 +1,75 @@
+"""The command line: ``toolexpect lint | format | score | diff | calls | compile | schema``.
+
+``main(argv)`` returns the exit code; nothing outside this package prints or exits. The
+parser is in ``parser.py``, the commands on specs in ``specs.py``, those on recorded runs in
+``scoring.py``, what they share in ``common.py``.
+Exit codes: 0 clean, 1 findings or failing cases, 2 usage error, unreadable input or a bug.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import IO
+
+from toolexpect.cli.common import EXIT_OK, EXIT_USAGE, LOG_FORMAT_NAMES, TOOLS_FORMAT_NAMES
+from toolexpect.cli.parser import build_parser
+from toolexpect.cli.scoring import cmd_calls, cmd_diff, cmd_score
+from toolexpect.cli.specs import cmd_compile, cmd_format, cmd_lint, cmd_schema
+from toolexpect.report.style import fit_stream
+
+__all__ = ["LOG_FORMAT_NAMES", "TOOLS_FORMAT_NAMES", "main"]
+
+
+_COMMANDS = {
+    "score": cmd_score,
+    "diff": cmd_diff,
+    "calls": cmd_calls,
+    "lint": cmd_lint,
+    "format": cmd_format,
+    "compile": cmd_compile,
+    "schema": cmd_schema,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+    out, err = sys.stdout, sys.stderr
+    fit_stream(out)
+    fit_stream(err)
+    try:
+        code = _COMMANDS[args.command](args, out, err)
+        out.flush()
+    except BrokenPipeError:
+        _silence(out)
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+    except OSError as error:  # standard output on a full disk, a closed descriptor, ...
+        if error.filename is not None:
+            raise
+        _silence(out)
+        print(f"toolexpect: cannot write the output: {error.strerror or error}", file=err)
+        return EXIT_USAGE
+    return code
+
+
+def _silence(stream: IO[str]) -> None:
+    """Point ``stream``'s descriptor at the null device, so that what it still holds is not
+    written again (and fails again) when the interpreter exits."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, stream.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

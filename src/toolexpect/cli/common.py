@@ -1,0 +1,195 @@
+"""What the commands share: exit codes, loading specs, printing diagnostics, writing files."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import stat
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import IO
+
+from toolexpect.diagnostics import Diagnostic
+from toolexpect.report import diagnostics as diagnostic_report
+from toolexpect.report.style import Style
+from toolexpect.specfile import SpecFile, find_spec_files, load_spec_file
+
+__all__ = [
+    "EXIT_FINDINGS",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "FAIL_ON",
+    "LOG_FORMAT_NAMES",
+    "TOOLS_FORMAT_NAMES",
+    "UNREADABLE",
+    "configured_tools",
+    "load_all",
+    "load_tools",
+    "print_diagnostics",
+    "replacing",
+    "report_log_diagnostics",
+    "sources_of",
+    "write_text",
+]
+
+
+UNREADABLE = {"P105", "P106", "P107"}
+
+FAIL_ON = ("regression", "any-failure")
+"""What makes ``score --baseline`` and ``diff`` exit 1: a regression, or any failing case."""
+
+# Kept here rather than imported, so that building the parser stays cheap; a test checks
+# them against toolexpect.logs.LOG_FORMATS and toolexpect.catalogue.FORMATS.
+LOG_FORMAT_NAMES = (
+    "canonical, openai-chat, openai-responses, openai-batch, anthropic, gemini, langchain, "
+    "langsmith, otel, mcp, adk, bfcl"
+)
+TOOLS_FORMAT_NAMES = "openai, responses, anthropic, mcp, python"
+
+
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+
+
+def sources_of(files: dict[str, SpecFile]) -> object:
+    """The source text of a loaded spec file by path, for diagnostic excerpts."""
+    def source(path: str | None) -> str | None:
+        found = files.get(path or "")
+        return found.text if found else None
+
+    return source
+
+
+def print_diagnostics(
+    diagnostics: Sequence[Diagnostic],
+    files: dict[str, SpecFile],
+    fmt: str,
+    stream: IO[str],
+) -> None:
+    """Render ``diagnostics`` in ``fmt`` to ``stream`` (nothing for none, except as JSON)."""
+    if not diagnostics and fmt != "json":
+        return
+    text = diagnostic_report.render(
+        diagnostics,
+        fmt,
+        sources=sources_of(files),  # type: ignore[arg-type]
+        style=Style.of(stream),
+    )
+    print(text, file=stream)
+
+
+def load_all(paths: Sequence[str]) -> tuple[dict[str, SpecFile], list[str]]:
+    """Every spec file under ``paths``, loaded, and the folders given that hold none."""
+    files: dict[str, SpecFile] = {}
+    missing: list[str] = []
+    for given in paths:
+        found = list(find_spec_files([given]))
+        if not found and Path(given).is_dir():
+            missing.append(given)
+        for path in found:
+            files.setdefault(str(path), load_spec_file(path))
+    return files, missing
+
+
+# Every file the command line writes (format, score -o, --html, diff -o) goes through
+# replacing, so that a failure never leaves it half written: text goes to a temporary file
+# in the target's folder, renamed over the target once everything is written. On a full
+# disk, without permission, or when rendering fails, the target keeps its old content and
+# the temporary file is removed. A new file gets the permissions a plain open() gives under
+# the umask; an existing file keeps its mode. A target that exists and is not a regular
+# file (/dev/null, a FIFO, a terminal) has no content to lose and is written directly. A
+# symbolic link is followed: the file it points to is replaced and the link stays.
+_NEW_FILE_MODE = 0o666  # what open() asks for; the umask takes its share
+
+
+def _temporary_beside(folder: str, name: str) -> tuple[int, str]:
+    """A new file next to the target, opened for writing, and its path."""
+    while True:
+        path = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, _NEW_FILE_MODE), path
+        except FileExistsError:
+            continue
+
+
+@contextlib.contextmanager
+def replacing(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
+    """A UTF-8 text stream whose content replaces ``path`` when the ``with`` block ends.
+
+    Any exception in the block or while writing (``OSError`` for a full disk) leaves
+    ``path`` as it was and propagates.
+    """
+    target = os.path.realpath(path)
+    try:
+        mode: int | None = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        with open(target, "w", encoding="utf-8", newline="") as stream:
+            yield stream
+        return
+    handle, temporary = _temporary_beside(os.path.dirname(target), os.path.basename(target))
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            yield stream
+        if mode is not None:
+            os.chmod(temporary, stat.S_IMODE(mode))
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> str | None:
+    """Replace ``path``'s content with ``text`` (see :func:`replacing`); the reason it failed, or None."""
+    try:
+        with replacing(path) as stream:
+            stream.write(text)
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
+
+
+def configured_tools(start: Path) -> str | None:
+    """The ``tools`` setting of ``[tool.toolexpect]`` in the nearest pyproject.toml."""
+    import tomllib
+
+    for folder in (start, *start.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, tomllib.TOMLDecodeError):
+                return None
+            value = data.get("tool", {}).get("toolexpect", {}).get("tools")
+            if isinstance(value, str) and value:
+                return str(folder / value) if not Path(value).is_absolute() else value
+            return None
+    return None
+
+
+def load_tools(path: str | None, fmt: str, err: IO[str]) -> tuple[object | None, bool]:
+    """The catalogue at ``path`` (None when not asked for); False when it cannot be read."""
+    if not path:
+        return None, True
+    from toolexpect.catalogue import CatalogueError, load_catalogue
+
+    try:
+        return load_catalogue(path, fmt), True
+    except CatalogueError as error:
+        print(diagnostic_report.render([error.diagnostic], "full"), file=err)
+        return None, False
+
+
+
+
+def report_log_diagnostics(diagnostics: Sequence[Diagnostic], err: IO[str]) -> None:
+    """Print what reading the logs found, one concise line each, on standard error."""
+    if diagnostics:
+        print(diagnostic_report.render(diagnostics, "concise"), file=err)
+
+

@@ -1,0 +1,134 @@
+"""The commands on spec files: ``lint``, ``format``, ``compile``, ``schema``."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+from pathlib import Path
+from typing import IO
+
+from toolexpect.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_USAGE,
+    UNREADABLE,
+    configured_tools,
+    load_all,
+    load_tools,
+    print_diagnostics,
+    write_text,
+)
+from toolexpect.diagnostics import Severity
+from toolexpect.document import without_spans
+from toolexpect.lines import split_lines_keepends
+from toolexpect.specfile import load_spec_file
+
+__all__ = ["cmd_compile", "cmd_format", "cmd_lint", "cmd_schema"]
+
+
+def cmd_lint(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    """``toolexpect lint``: check spec files and report what is wrong."""
+    files, empty = load_all(args.paths)
+    catalogue, readable = load_tools(args.tools or configured_tools(Path.cwd()), args.tools_format, err)
+    if not readable:
+        return EXIT_USAGE
+    if catalogue is not None:
+        from toolexpect.toolcheck import check_spec
+
+        for loaded in files.values():
+            if loaded.spec is not None:
+                loaded.diagnostics.extend(check_spec(loaded.spec, catalogue))  # type: ignore[arg-type]
+                loaded.diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
+    diagnostics = [d for f in files.values() for d in f.diagnostics]
+    print_diagnostics(diagnostics, files, args.format, out)
+    for folder in empty:
+        print(f"toolexpect: no spec files (*.expect, *.expect.json, *.expect.yaml) in {folder}", file=err)
+    if any(d.code in UNREADABLE for d in diagnostics):
+        return EXIT_USAGE
+    if diagnostics:
+        if args.format == "full":
+            errors = sum(d.severity is Severity.ERROR for d in diagnostics)
+            warnings = len(diagnostics) - errors
+            print(
+                f"\nFound {errors} error{'s' * (errors != 1)} and {warnings} "
+                f"warning{'s' * (warnings != 1)} in {len(files)} file{'s' * (len(files) != 1)}.",
+                file=out,
+            )
+        return EXIT_FINDINGS
+    if empty:
+        return EXIT_USAGE
+    return EXIT_OK
+
+
+def cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    """``toolexpect format``: rewrite spec files in the canonical layout."""
+    from toolexpect.language.format import format_document
+
+    files, empty = load_all(args.paths)
+    status = EXIT_OK
+    changed: list[str] = []
+    for path, loaded in files.items():
+        if loaded.document is None or not loaded.ok:
+            print_diagnostics(loaded.diagnostics, files, "full", err)
+            status = EXIT_USAGE
+            continue
+        formatted = format_document(loaded.document, loaded.comments)
+        if loaded.kind != "text":
+            if args.check or args.diff:
+                continue
+            out.write(formatted)
+            continue
+        if formatted == loaded.text:
+            continue
+        changed.append(path)
+        if args.diff:
+            out.writelines(
+                difflib.unified_diff(
+                    split_lines_keepends(loaded.text or ""),
+                    split_lines_keepends(formatted),
+                    fromfile=path,
+                    tofile=path,
+                )
+            )
+        if not args.check and not args.diff:
+            problem = write_text(path, formatted)
+            if problem is not None:
+                changed.pop()
+                print(f"toolexpect: cannot write {path}: {problem}; the file is unchanged", file=err)
+                status = EXIT_USAGE
+    for folder in empty:
+        print(f"toolexpect: no spec files in {folder}", file=err)
+        status = EXIT_USAGE
+    if args.check or args.diff:
+        for path in changed:
+            print(f"would reformat {path}", file=err)
+        if changed and status == EXIT_OK:
+            return EXIT_FINDINGS
+    elif changed:
+        print(f"reformatted {len(changed)} file{'s' * (len(changed) != 1)}", file=err)
+    return status
+
+
+def cmd_compile(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    """``toolexpect compile``: print a spec's canonical JSON document."""
+    loaded = load_spec_file(args.path)
+    files = {str(args.path): loaded}
+    if loaded.document is None or not loaded.ok:
+        print_diagnostics(loaded.diagnostics, files, "full", err)
+        return EXIT_USAGE
+    document = without_spans(loaded.document) if args.no_spans else loaded.document
+    # Written as it is encoded: the text of a large document is never held whole.
+    out.writelines(json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(document))
+    out.write("\n")
+    return EXIT_OK
+
+
+def cmd_schema(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    """``toolexpect schema``: print the JSON Schema of the spec (or report) document."""
+    from toolexpect.schema import report_schema_text, schema_text
+
+    out.write(report_schema_text() if args.report else schema_text())
+    return EXIT_OK
+
+
