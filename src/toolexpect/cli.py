@@ -321,7 +321,7 @@ def _cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     status = EXIT_OK
     changed: list[str] = []
     for path, loaded in files.items():
-        if loaded.document is None or not loaded.ok:
+        if loaded.document is None or not loaded.formattable:
             _print_diagnostics(loaded.diagnostics, files, "full", err)
             status = EXIT_USAGE
             continue
