@@ -315,7 +315,7 @@ def _cmd_lint(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
 
 def _cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
-    from toolexpect.language.format import format_document
+    from toolexpect.language.format import format_document, line_ending
 
     files, empty = _load_all(args.paths)
     status = EXIT_OK
@@ -325,7 +325,15 @@ def _cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             _print_diagnostics(loaded.diagnostics, files, "full", err)
             status = EXIT_USAGE
             continue
-        formatted = format_document(loaded.document, loaded.comments)
+        text = loaded.text or ""
+        as_text = loaded.kind == "text"  # JSON or YAML is printed as text: LF, no BOM, no blank lines
+        formatted = format_document(
+            loaded.document,
+            loaded.comments,
+            newline=line_ending(text) if as_text else "\n",
+            bom=as_text and text.startswith("\ufeff"),
+            blank_lines=as_text,
+        )
         if loaded.kind != "text":
             if args.check or args.diff:
                 continue

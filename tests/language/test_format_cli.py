@@ -54,7 +54,7 @@ def test_format_check_of_a_spec_with_lint_findings_reports_only_the_layout(
 ) -> None:
     """format --check says "would reformat", never the lint error that lint already reports."""
     path = tmp_path / "wip.expect"
-    path.write_text("question  \"q\"\n", encoding="utf-8")
+    path.write_text('question  "q"\n', encoding="utf-8")
     code, _, err = _format(capsys, path, "--check")
     assert code == 1
     assert err == f"would reformat {path}\n"
@@ -70,3 +70,75 @@ def test_format_refuses_a_json_chain_that_text_cannot_write(
     code, out, err = _format(capsys, path)
     assert code == 2 and out == ""
     assert "L307" in err
+
+
+# -- issue 15.4: the file's line ending and byte order mark are kept ------------------------------
+
+TIDY = 'case "a" {\n    expect t(x=1)  # why\n\n    forbid u\n}\n'
+
+
+@pytest.mark.parametrize("bom", ["", "\ufeff"])
+def test_format_check_accepts_a_tidy_windows_checkout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], bom: str
+) -> None:
+    """A formatted spec checked out with CRLF (and a BOM) passes format --check and is left alone."""
+    path = tmp_path / "win.expect"
+    data = (bom + TIDY.replace("\n", "\r\n")).encode()
+    path.write_bytes(data)
+    assert _format(capsys, path, "--check")[0] == 0
+    assert _format(capsys, path)[0] == 0
+    assert path.read_bytes() == data
+
+
+def test_format_writes_crlf_and_bom_as_the_file_had_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Reformatting a CRLF file with a BOM writes CRLF on every line and keeps the BOM."""
+    path = tmp_path / "win.expect"
+    messy = '\ufeffcase "a" {\r\n  expect t( x=1 )  # why\r\n\r\n\r\n  forbid u\r\n}\r\n'
+    path.write_bytes(messy.encode())
+    assert _format(capsys, path)[0] == 0
+    assert path.read_bytes() == ("\ufeff" + TIDY.replace("\n", "\r\n")).encode()
+
+
+def test_format_uses_the_line_ending_of_the_first_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file of mixed line endings gets the one its first line uses, on every line."""
+    path = tmp_path / "mixed.expect"
+    path.write_bytes(b'case "a" {\n    expect t(x=1)  # why\r\n\r\n    forbid u\r\n}\n')
+    assert _format(capsys, path)[0] == 0
+    assert path.read_bytes() == TIDY.encode()
+
+
+# -- issue 15.6: JSON and YAML become text without stray blank lines ------------------------------
+
+MULTI_LINE = {
+    "cases": [
+        {
+            "name": "y",
+            "question": "where?",
+            "expect": [{"tool": "a", "args": [{"name": "x", "op": "eq", "value": 1}]}, {"tool": "b"}],
+            "forbid": [{"tool": "c"}],
+            "require": [{"kind": "order"}],
+        },
+        {"name": "z", "expect": [{"tool": "d"}]},
+    ]
+}
+AS_TEXT = (
+    'case "y" {\n    question "where?"\n    expect a(x=1)\n    expect b\n    forbid c\n    require order\n}\n'
+    '\ncase "z" {\n    expect d\n}\n'
+)
+
+
+@pytest.mark.parametrize("kind", ["json", "yaml"])
+def test_a_multi_line_json_or_yaml_spec_becomes_text_without_blank_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    """JSON or YAML written over many lines prints as text with no blank line inside a case."""
+    yaml = pytest.importorskip("yaml")
+    path = tmp_path / f"s.expect.{kind}"
+    source = json.dumps(MULTI_LINE, indent=2) if kind == "json" else yaml.safe_dump(MULTI_LINE)
+    path.write_text(source, encoding="utf-8")
+    code, out, _ = _format(capsys, path)
+    assert (code, out) == (0, AS_TEXT)

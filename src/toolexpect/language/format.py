@@ -5,7 +5,8 @@ question, expect, forbid, require); a case block is indented by four spaces; one
 line separates cases and stands where the source had blank lines between statements.
 A comment on its own line stays before the statement that follows it; a comment after
 code stays at the end of that statement's line (of a statement written over several lines,
-only the last such comment stays there, the others go before it). Formatting is idempotent.
+only the last such comment stays there, the others go before it). Lines end as the source's
+first line did, and a byte order mark is kept. Formatting is idempotent.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 from toolexpect.language.grammar import literal, spellings, terminal_regexp
 from toolexpect.language.parse import Comment
 
-__all__ = ["format_document", "format_value"]
+__all__ = ["format_document", "format_value", "line_ending"]
 
 _INDENT = "    "
 
@@ -176,8 +177,27 @@ def _statements(case: dict[str, Any], indent: str) -> list[_Anchor]:
     return [item[3] for item in items]
 
 
-def format_document(document: dict[str, Any], comments: list[Comment] | None = None) -> str:
-    """The canonical text of a valid document, with the source's comments put back."""
+def line_ending(text: str) -> str:
+    """The line ending of ``text``'s first line: CRLF or LF (LF for text of one line)."""
+    end = text.find("\n")
+    return "\r\n" if end > 0 and text[end - 1] == "\r" else "\n"
+
+
+def format_document(
+    document: dict[str, Any],
+    comments: list[Comment] | None = None,
+    *,
+    newline: str = "\n",
+    bom: bool = False,
+    blank_lines: bool = True,
+) -> str:
+    """The canonical text of a document, with the source's comments put back.
+
+    Lines end with ``newline`` and the text starts with a byte order mark when ``bom`` is
+    true, as the source file did. ``blank_lines`` keeps one blank line where the source had
+    blank lines between statements: true for a text spec, false for a document read from JSON
+    or YAML, whose line numbers say nothing about blank lines.
+    """
     blocks: list[list[_Anchor]] = []
     for case in document["cases"]:
         if case.get("implicit"):
@@ -201,7 +221,7 @@ def format_document(document: dict[str, Any], comments: list[Comment] | None = N
     blocks = [b for b in blocks if b]
     blocks.sort(key=lambda block: min(a.start for a in block))
     anchors = [a for block in blocks for a in block]
-    tail = _attach(anchors, comments or [])
+    tail = _attach(anchors, comments or [], blank_lines=blank_lines)
     out: list[str] = []
     first_of_block = {id(block[0]) for block in blocks if block}
     for anchor in anchors:
@@ -226,10 +246,10 @@ def format_document(document: dict[str, Any], comments: list[Comment] | None = N
         if out:
             out.append("")
         out.extend(tail)
-    return "\n".join(out) + "\n" if out else ""
+    return ("\ufeff" if bom else "") + (newline.join(out) + newline if out else "")
 
 
-def _attach(anchors: list[_Anchor], comments: list[Comment]) -> list[str]:
+def _attach(anchors: list[_Anchor], comments: list[Comment], *, blank_lines: bool) -> list[str]:
     """Give each comment to its anchor; return the comments left at the end of the file."""
     tail: list[str] = []
     ordered = sorted(anchors, key=lambda a: a.start)
@@ -258,6 +278,8 @@ def _attach(anchors: list[_Anchor], comments: list[Comment]) -> list[str]:
         else:
             ordered[following].leading.append(comment)
     # Blank lines: keep one where the source had any between two anchors.
+    if not blank_lines:
+        return tail
     previous_end = None
     for anchor in ordered:
         first = anchor.start[0]
