@@ -91,6 +91,12 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     fmt.add_argument("--check", action="store_true", help="exit 1 if a file would change")
     fmt.add_argument("--diff", action="store_true", help="print a diff instead of writing")
+    fmt.add_argument(
+        "--line-length",
+        type=int,
+        metavar="N",
+        help="wrap statements longer than N characters (default: line-length in [tool.toolexpect], or 100)",
+    )
 
     compile_ = commands.add_parser("compile", help="print the canonical JSON document of a spec")
     compile_.add_argument("path", metavar="PATH", help="a spec file")
@@ -314,9 +320,26 @@ def _cmd_lint(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     return EXIT_OK
 
 
-def _cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
-    from toolexpect.language.format import format_document, line_ending
+def _configured_line_length(start: Path) -> int | None:
+    """The ``line-length`` setting of ``[tool.toolexpect]`` in the nearest pyproject.toml."""
+    import tomllib
 
+    for folder in (start, *start.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, tomllib.TOMLDecodeError):
+                return None
+            value = data.get("tool", {}).get("toolexpect", {}).get("line-length")
+            return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+    return None
+
+
+def _cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    from toolexpect.language.format import LINE_LENGTH, format_document, line_ending
+
+    width = args.line_length or _configured_line_length(Path.cwd()) or LINE_LENGTH
     files, empty = _load_all(args.paths)
     status = EXIT_OK
     changed: list[str] = []
@@ -333,6 +356,7 @@ def _cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             newline=line_ending(text) if as_text else "\n",
             bom=as_text and text.startswith("\ufeff"),
             blank_lines=as_text,
+            line_length=width,
         )
         if loaded.kind != "text":
             if args.check or args.diff:

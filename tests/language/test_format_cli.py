@@ -142,3 +142,83 @@ def test_a_multi_line_json_or_yaml_spec_becomes_text_without_blank_lines(
     path.write_text(source, encoding="utf-8")
     code, out, _ = _format(capsys, path)
     assert (code, out) == (0, AS_TEXT)
+
+
+# -- issue 15.5: comments stay where they stood; long statements wrap at a width ------------------
+
+COMMENTED_CALL = (
+    'case "trip" {\n'
+    "    expect search_flights(\n"
+    '        from="BER",  # first\n'
+    "        # own line inside call\n"
+    '        to="LIS"\n'
+    "    ) then  # after the call\n"
+    "           book_flight(flight=any)\n"
+    "}\n"
+)
+COMMENTED_CALL_FORMATTED = COMMENTED_CALL.replace('to="LIS"\n', 'to="LIS",\n')
+
+
+def test_comments_inside_a_call_stay_where_they_stood(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A comment after an argument stays after it, one on its own line inside the call stays there."""
+    path = tmp_path / "trip.expect"
+    path.write_text(COMMENTED_CALL, encoding="utf-8")
+    assert _format(capsys, path)[0] == 0
+    assert path.read_text(encoding="utf-8") == COMMENTED_CALL_FORMATTED
+    assert _format(capsys, path, "--check")[0] == 0
+
+
+LONG_CHAIN = (
+    'expect search_flights(from="BER", to="LIS", date ~ "^2027-05-12", passengers=2) '
+    "then book_flight(flight=any, passengers=2) then pay(amount=any)\n"
+)
+
+
+def test_a_long_chain_is_written_one_call_per_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A chain longer than 100 characters breaks after each ``then``, later calls under the first."""
+    path = tmp_path / "chain.expect"
+    path.write_text(LONG_CHAIN, encoding="utf-8")
+    assert _format(capsys, path)[0] == 0
+    assert path.read_text(encoding="utf-8") == (
+        'expect search_flights(from="BER", to="LIS", date ~ "^2027-05-12", passengers=2) then\n'
+        "       book_flight(flight=any, passengers=2) then\n"
+        "       pay(amount=any)\n"
+    )
+    assert _format(capsys, path, "--check")[0] == 0
+
+
+def test_a_long_call_is_written_one_argument_per_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A call longer than the width gets one argument per line, a trailing comma, ``)`` alone."""
+    path = tmp_path / "call.expect"
+    path.write_text(
+        f'case "c" {{\n    forbid delete_user(id=1, reason="{"x" * 80}")  # never\n}}\n', encoding="utf-8"
+    )
+    assert _format(capsys, path)[0] == 0
+    assert path.read_text(encoding="utf-8") == (
+        f'case "c" {{\n    forbid delete_user(\n        id=1,\n'
+        f'        reason="{"x" * 80}",\n    )  # never\n}}\n'
+    )
+    assert _format(capsys, path, "--check")[0] == 0
+
+
+def test_line_length_comes_from_the_option_then_pyproject(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--line-length`` sets the width; without it ``line-length`` of ``[tool.toolexpect]`` does."""
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "w.expect"
+    short = 'expect get_weather(city="Berlin", unit="c")\n'
+    wrapped = 'expect get_weather(\n    city="Berlin",\n    unit="c",\n)\n'
+    path.write_text(short, encoding="utf-8")
+    assert _format(capsys, path, "--check")[0] == 0
+    (tmp_path / "pyproject.toml").write_text("[tool.toolexpect]\nline-length = 30\n", encoding="utf-8")
+    assert _format(capsys, path, "--check")[0] == 1
+    assert _format(capsys, path, "--check", "--line-length", "100")[0] == 0
+    assert _format(capsys, path)[0] == 0
+    assert path.read_text(encoding="utf-8") == wrapped

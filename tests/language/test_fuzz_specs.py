@@ -267,18 +267,20 @@ def _read(text: str, kind: Kind = "text") -> SpecFile:
 
 def _format_holds(text: str) -> None:
     """For a spec format accepts (lint findings included): format keeps meaning, findings and
-    comments, and formatting again changes nothing."""
+    comments, and formatting again changes nothing, at the default width and at a narrow one
+    that wraps most calls and chains."""
     loaded = _read(text)
     if loaded.document is None or not loaded.formattable:
         return
-    formatted = format_document(loaded.document, loaded.comments)
-    again = _read(formatted)
-    assert again.formattable, (formatted, again.diagnostics)
-    assert sorted(d.code for d in again.diagnostics) == sorted(d.code for d in loaded.diagnostics)
-    assert _meaning(again) == _meaning(loaded)
-    assert sorted(c.text for c in again.comments) == sorted(c.text for c in loaded.comments)
-    assert again.document is not None
-    assert format_document(again.document, again.comments) == formatted
+    for width in (100, 12):
+        formatted = format_document(loaded.document, loaded.comments, line_length=width)
+        again = _read(formatted)
+        assert again.formattable, (formatted, again.diagnostics)
+        assert sorted(d.code for d in again.diagnostics) == sorted(d.code for d in loaded.diagnostics)
+        assert _meaning(again) == _meaning(loaded)
+        assert sorted(c.text for c in again.comments) == sorted(c.text for c in loaded.comments)
+        assert again.document is not None
+        assert format_document(again.document, again.comments, line_length=width) == formatted
 
 
 @fuzz(40)
