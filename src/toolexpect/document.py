@@ -14,7 +14,7 @@ class Repeat(NamedTuple):
     """Something written twice where the document holds one: an object's key or a statement.
 
     The document keeps the last; the reader notes the repeat so that lint reports it, and
-    ``format`` (which runs only on specs free of errors) never drops what was written.
+    ``format`` (which refuses a spec with a repeat) never drops what was written.
     ``what`` is ``"key"`` or the statement (``"question"``); ``first`` is where it was first.
     """
 

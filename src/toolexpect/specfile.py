@@ -58,6 +58,8 @@ class SpecFile:
     document: dict[str, Any] | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     comments: list[Comment] = field(default_factory=list)
+    repeats: list[Repeat] = field(default_factory=list)
+    """What the reader found written twice where the document holds one (the last)."""
     modelled: bool = False
     """True when the pipeline found the document fit for a model."""
     _spec: Spec | None = field(default=None, repr=False, compare=False)
@@ -75,6 +77,27 @@ class SpecFile:
     def ok(self) -> bool:
         """True when no diagnostic is an error."""
         return not any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+    @property
+    def formattable(self) -> bool:
+        """True when the document holds all the source says, so that writing it loses nothing.
+
+        Lint findings do not matter, except three kinds that formatting would lose or change:
+        a statement written twice in a case (L308: the document keeps the last), a key written
+        twice in an object (L309: the last value), and a chain of a JSON or YAML spec that
+        names expectations out of order or out of range (L307: text writes chains in order).
+        """
+        if self.document is None or self.repeats:
+            return False
+        for case in self.document["cases"]:
+            count = len(case.get("expect", ()))
+            used: set[int] = set()
+            for chain in case.get("chains", ()):
+                in_order = bool(chain) and chain == list(range(chain[0], chain[0] + len(chain)))
+                if not in_order or chain[0] < 0 or chain[-1] >= count or used & set(chain):
+                    return False
+                used |= set(chain)
+        return True
 
 
 def kind_of(path: str | os.PathLike[str]) -> Kind:
@@ -119,6 +142,7 @@ def parse_spec_source(
         def locate(path_key: tuple[str | int, ...], key: bool = False) -> Any:
             return located.locate(path_key, key=key)
 
+    result.repeats = list(repeats)
     if document is None:
         return _placed(result)
     if kind == "text":

@@ -145,12 +145,12 @@ def test_format_refuses_a_file_with_errors(tmp_path: Path, capsys: pytest.Captur
     assert spec.read_text(encoding="utf-8") == "expect t(\n"
 
 
-def test_format_normalises_crlf_and_bom(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A file with a BOM and CRLF line endings is rewritten as plain UTF-8 with LF."""
+def test_format_keeps_crlf_and_bom(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file with a BOM and CRLF line endings keeps both; only the layout changes."""
     spec = tmp_path / "win.expect"
-    spec.write_bytes("\ufeffexpect t(x=1)  # c\r\n".encode())
+    spec.write_bytes("\ufeffexpect t( x=1 )  # c\r\n".encode())
     assert _run(capsys, "format", str(spec))[0] == 0
-    assert spec.read_bytes() == b"expect t(x=1)  # c\n"
+    assert spec.read_bytes() == "\ufeffexpect t(x=1)  # c\r\n".encode()
 
 
 def test_format_of_a_json_spec_prints_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -465,14 +465,14 @@ def test_a_yaml_control_character_is_p109_at_its_place(char: str) -> None:
 
 
 def test_format_keeps_every_comment_of_a_statement_over_several_lines() -> None:
-    """Comments on several lines of one statement stay comments of their own: none swallows another."""
+    """Comments on several lines of one statement stay where they stood: none swallows another."""
     from toolexpect.language.format import format_document
 
     text = "expect t(a=1,  # first\n  b=2)  # last\nexpect u\n"
     loaded = parse_spec_source(text)
     assert loaded.document is not None
     formatted = format_document(loaded.document, loaded.comments)
-    assert formatted == "# first\nexpect t(a=1, b=2)  # last\nexpect u\n"
+    assert formatted == "expect t(\n    a=1,  # first\n    b=2,\n)  # last\nexpect u\n"
     assert [c.text for c in parse_spec_source(formatted).comments] == ["# first", "# last"]
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "LOG_FORMAT_NAMES",
     "TOOLS_FORMAT_NAMES",
     "UNREADABLE",
+    "configured_line_length",
     "configured_tools",
     "load_all",
     "load_tools",
@@ -154,8 +155,9 @@ def write_text(path: str | os.PathLike[str], text: str) -> str | None:
     return None
 
 
-def configured_tools(start: Path) -> str | None:
-    """The ``tools`` setting of ``[tool.toolexpect]`` in the nearest pyproject.toml."""
+def _setting(start: Path, key: str) -> tuple[Path, object] | None:
+    """The folder of the nearest pyproject.toml above ``start`` and its ``[tool.toolexpect]``
+    value of ``key`` (``None`` when there is no such file, it cannot be read, or lacks the key)."""
     import tomllib
 
     for folder in (start, *start.parents):
@@ -165,11 +167,27 @@ def configured_tools(start: Path) -> str | None:
                 data = tomllib.loads(candidate.read_text(encoding="utf-8"))
             except (OSError, tomllib.TOMLDecodeError):
                 return None
-            value = data.get("tool", {}).get("toolexpect", {}).get("tools")
-            if isinstance(value, str) and value:
-                return str(folder / value) if not Path(value).is_absolute() else value
-            return None
+            value = data.get("tool", {}).get("toolexpect", {}).get(key)
+            return (folder, value) if value is not None else None
     return None
+
+
+def configured_tools(start: Path) -> str | None:
+    """The ``tools`` setting of ``[tool.toolexpect]``, relative to its pyproject.toml."""
+    found = _setting(start, "tools")
+    if found is None:
+        return None
+    folder, value = found
+    if not isinstance(value, str) or not value:
+        return None
+    return str(folder / value) if not Path(value).is_absolute() else value
+
+
+def configured_line_length(start: Path) -> int | None:
+    """The ``line-length`` setting of ``[tool.toolexpect]`` (a positive integer), if any."""
+    found = _setting(start, "line-length")
+    value = found[1] if found is not None else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
 def load_tools(path: str | None, fmt: str, err: IO[str]) -> tuple[object | None, bool]:

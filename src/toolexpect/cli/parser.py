@@ -54,6 +54,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     fmt.add_argument("--check", action="store_true", help="exit 1 if a file would change")
     fmt.add_argument("--diff", action="store_true", help="print a diff instead of writing")
+    fmt.add_argument(
+        "--line-length",
+        type=int,
+        metavar="N",
+        help="wrap statements longer than N characters (default: line-length in [tool.toolexpect], or 100)",
+    )
 
     compile_ = commands.add_parser("compile", help="print the canonical JSON document of a spec")
     compile_.add_argument("path", metavar="PATH", help="a spec file")

@@ -13,6 +13,7 @@ from toolexpect.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
     UNREADABLE,
+    configured_line_length,
     configured_tools,
     load_all,
     load_tools,
@@ -63,17 +64,27 @@ def cmd_lint(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
 def cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``toolexpect format``: rewrite spec files in the canonical layout."""
-    from toolexpect.language.format import format_document
+    from toolexpect.language.format import LINE_LENGTH, format_document, line_ending
 
+    width = args.line_length or configured_line_length(Path.cwd()) or LINE_LENGTH
     files, empty = load_all(args.paths)
     status = EXIT_OK
     changed: list[str] = []
     for path, loaded in files.items():
-        if loaded.document is None or not loaded.ok:
+        if loaded.document is None or not loaded.formattable:
             print_diagnostics(loaded.diagnostics, files, "full", err)
             status = EXIT_USAGE
             continue
-        formatted = format_document(loaded.document, loaded.comments)
+        text = loaded.text or ""
+        as_text = loaded.kind == "text"  # JSON or YAML is printed as text: LF, no BOM, no blank lines
+        formatted = format_document(
+            loaded.document,
+            loaded.comments,
+            newline=line_ending(text) if as_text else "\n",
+            bom=as_text and text.startswith("\ufeff"),
+            blank_lines=as_text,
+            line_length=width,
+        )
         if loaded.kind != "text":
             if args.check or args.diff:
                 continue

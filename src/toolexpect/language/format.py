@@ -3,9 +3,13 @@
 Statements keep the order they were written in (a JSON or YAML spec without spans gets
 question, expect, forbid, require); a case block is indented by four spaces; one blank
 line separates cases and stands where the source had blank lines between statements.
-A comment on its own line stays before the statement that follows it; a comment after
-code stays at the end of that statement's line (of a statement written over several lines,
-only the last such comment stays there, the others go before it). Formatting is idempotent.
+A statement longer than the line length (100 by default), or with a comment inside it, is
+written over several lines: a ``then`` chain one call per line (each line but the last ends
+with ``then``, later calls aligned under the first), a call one argument per line with a
+trailing comma and its ``)`` on a line of its own. Each line of output keeps the place in the
+source it came from, so a comment on its own line stays before the line that follows it and a
+comment after code stays after that code (an argument, a call, a statement). Lines end as the
+source's first line did, and a byte order mark is kept. Formatting is idempotent.
 """
 
 from __future__ import annotations
@@ -21,7 +25,10 @@ from typing import Any
 from toolexpect.language.grammar import literal, spellings, terminal_regexp
 from toolexpect.language.parse import Comment
 
-__all__ = ["format_document", "format_value"]
+__all__ = ["LINE_LENGTH", "format_document", "format_value", "line_ending"]
+
+LINE_LENGTH = 100
+"""The default width of a formatted line, in characters."""
 
 _INDENT = "    "
 
@@ -125,38 +132,92 @@ class _Anchor:
     leading: list[Comment] = field(default_factory=list)
     trailing: list[str] = field(default_factory=list)
     blank_before: bool = False
+    continued: bool = False
+    """A later line of a statement written over several: never a blank line before it."""
+    comment_indent: str | None = None
+    """The indent of comments before this line, when not the line's own (before a ``)``)."""
 
 
-def _span_start(node: dict[str, Any], fallback: tuple[int, int]) -> tuple[int, int]:
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """What decides how a statement is written: the width, and the lines that hold comments."""
+
+    width: int
+    comment_lines: list[int]
+
+    def commented(self, first: int, last: int) -> bool:
+        """True when a comment stands on a line from ``first`` to ``last`` (inclusive)."""
+        index = bisect.bisect_left(self.comment_lines, first)
+        return index < len(self.comment_lines) and self.comment_lines[index] <= last
+
+
+_FAR = (10**9, 0)
+_THEN_INDENT = " " * len("expect ")
+
+
+def _span_start(node: dict[str, Any], fallback: tuple[int, int] = _FAR) -> tuple[int, int]:
     span = node.get("span")
     return (span["line"], span["column"]) if span else fallback
 
 
-def _span_end(node: dict[str, Any], fallback: int) -> int:
+def _span_end(node: dict[str, Any], fallback: int = 10**9) -> int:
     span = node.get("span")
     return int(span["end_line"]) if span else fallback
 
 
-def _statements(case: dict[str, Any], indent: str) -> list[_Anchor]:
-    items: list[tuple[tuple[int, int], int, int, _Anchor]] = []
-    order = 0
+def _call_lines(call: dict[str, Any], head: str, tail: str, indent: str, layout: _Layout) -> list[_Anchor]:
+    """``head`` + the call + ``tail`` on one line, or one argument per line (with a trailing
+    comma, the ``)`` on a line of its own) when that line is too long or a comment stands
+    inside the call."""
+    text = head + _call(call) + tail
+    start, end = _span_start(call), _span_end(call)
+    args = call.get("args") or []
+    if not args or (len(indent + text) <= layout.width and not layout.commented(start[0], end - 1)):
+        return [_Anchor(text, start, end, indent)]
+    inner = indent + _INDENT
+    lines = [_Anchor(head + _name(call["tool"]) + "(", start, start[0], indent)]
+    for arg in args:
+        lines.append(_Anchor(_arg(arg) + ",", _span_start(arg), _span_end(arg), inner, continued=True))
+    span = call.get("span")
+    close = (span["end_line"], max(1, span["end_column"] - 1)) if span else _FAR
+    lines.append(_Anchor(")" + tail, close, end, indent, continued=True, comment_indent=inner))
+    return lines
 
-    def add(text: str, start: tuple[int, int], end: int) -> None:
-        nonlocal order
-        items.append((start, order, 0, _Anchor(text, start, end, indent)))
-        order += 1
 
-    far = (10**9, 0)
+def _expect_lines(calls: list[dict[str, Any]], indent: str, layout: _Layout) -> list[_Anchor]:
+    """An expect statement: on one line when it fits and holds no comment, else one call of
+    its chain per line (each line but the last ends with ``then``)."""
+    if len(calls) == 1:
+        return _call_lines(calls[0], "expect ", "", indent, layout)
+    text = "expect " + " then ".join(_call(c) for c in calls)
+    start, end = _span_start(calls[0]), _span_end(calls[-1])
+    if len(indent + text) <= layout.width and not layout.commented(start[0], end - 1):
+        return [_Anchor(text, start, end, indent)]
+    lines: list[_Anchor] = []
+    for index, call in enumerate(calls):
+        tail = " then" if index < len(calls) - 1 else ""
+        if index == 0:
+            lines.extend(_call_lines(call, "expect ", tail, indent, layout))
+            continue
+        part = _call_lines(call, "", tail, indent + _THEN_INDENT, layout)
+        part[0].continued = True
+        lines.extend(part)
+    return lines
+
+
+def _statements(case: dict[str, Any], indent: str, layout: _Layout) -> list[_Anchor]:
+    items: list[tuple[tuple[int, int], int, list[_Anchor]]] = []
+
+    def add(lines: list[_Anchor]) -> None:
+        items.append((lines[0].start, len(items), lines))
+
     if "question" in case:
         # A JSON or YAML spec gives its question no span: it goes first in its case.
         own = case.get("question_span")
         span = own or case.get("span")
-        start = (span["line"], span["column"]) if span else far
-        add(
-            f"question {json.dumps(case['question'], ensure_ascii=False)}",
-            start,
-            span["end_line" if own else "line"] if span else 10**9,
-        )
+        start = (span["line"], span["column"]) if span else _FAR
+        text = f"question {json.dumps(case['question'], ensure_ascii=False)}"
+        add([_Anchor(text, start, span["end_line" if own else "line"] if span else 10**9, indent)])
     expects = case.get("expect", [])
     chains = {chain[0]: chain for chain in case.get("chains", [])}
     skip: set[int] = set()
@@ -165,23 +226,44 @@ def _statements(case: dict[str, Any], indent: str) -> list[_Anchor]:
             continue
         chain = chains.get(index, [index])
         skip.update(chain)
-        calls = [expects[i] for i in chain if i < len(expects)]
-        text = "expect " + " then ".join(_call(c) for c in calls)
-        add(text, _span_start(calls[0], far), _span_end(calls[-1], 10**9))
+        add(_expect_lines([expects[i] for i in chain if i < len(expects)], indent, layout))
     for call in case.get("forbid", []):
-        add("forbid " + _call(call), _span_start(call, far), _span_end(call, 10**9))
+        add(_call_lines(call, "forbid ", "", indent, layout))
     for req in case.get("require", []):
-        add(_requirement(req), _span_start(req, far), _span_end(req, 10**9))
+        add([_Anchor(_requirement(req), _span_start(req), _span_end(req), indent)])
     items.sort(key=lambda item: (item[0], item[1]))
-    return [item[3] for item in items]
+    return [line for item in items for line in item[2]]
 
 
-def format_document(document: dict[str, Any], comments: list[Comment] | None = None) -> str:
-    """The canonical text of a valid document, with the source's comments put back."""
+def line_ending(text: str) -> str:
+    """The line ending of ``text``'s first line: CRLF or LF (LF for text of one line)."""
+    end = text.find("\n")
+    return "\r\n" if end > 0 and text[end - 1] == "\r" else "\n"
+
+
+def format_document(
+    document: dict[str, Any],
+    comments: list[Comment] | None = None,
+    *,
+    newline: str = "\n",
+    bom: bool = False,
+    blank_lines: bool = True,
+    line_length: int = LINE_LENGTH,
+) -> str:
+    """The canonical text of a document, with the source's comments put back.
+
+    Lines end with ``newline`` and the text starts with a byte order mark when ``bom`` is
+    true, as the source file did. ``blank_lines`` keeps one blank line where the source had
+    blank lines between statements: true for a text spec, false for a document read from JSON
+    or YAML, whose line numbers say nothing about blank lines. A statement longer than
+    ``line_length`` characters (its comment not counted), or with a comment inside it, is
+    written over several lines: a chain one call per line, a call one argument per line.
+    """
+    layout = _Layout(line_length, sorted({c.line for c in comments or []}))
     blocks: list[list[_Anchor]] = []
     for case in document["cases"]:
         if case.get("implicit"):
-            blocks.append(_statements(case, ""))
+            blocks.append(_statements(case, "", layout))
             continue
         span = case.get("span")
         header = _Anchor(
@@ -190,7 +272,7 @@ def format_document(document: dict[str, Any], comments: list[Comment] | None = N
             span["line"] if span else 10**9,
             "",
         )
-        body = _statements(case, _INDENT)
+        body = _statements(case, _INDENT, layout)
         closing = _Anchor(
             "}",
             (span["end_line"], max(1, span["end_column"] - 1)) if span else (10**9, 1),
@@ -201,21 +283,21 @@ def format_document(document: dict[str, Any], comments: list[Comment] | None = N
     blocks = [b for b in blocks if b]
     blocks.sort(key=lambda block: min(a.start for a in block))
     anchors = [a for block in blocks for a in block]
-    tail = _attach(anchors, comments or [])
+    tail = _attach(anchors, comments or [], blank_lines=blank_lines)
     out: list[str] = []
     first_of_block = {id(block[0]) for block in blocks if block}
     for anchor in anchors:
         starts_block = id(anchor) in first_of_block
-        if out and (starts_block or anchor.blank_before):
+        if out and (starts_block or (anchor.blank_before and not anchor.continued)):
             out.append("")
-        lead_indent = _INDENT if anchor.text == "}" else anchor.indent
+        lead_indent = _INDENT if anchor.text == "}" else anchor.comment_indent or anchor.indent
         for index, comment in enumerate(anchor.leading):
             out.append(lead_indent + comment.text)
             following = anchor.leading[index + 1].line if index + 1 < len(anchor.leading) else anchor.start[0]
             if following - comment.line > 1 and following < 10**9:
                 out.append("")
-        # A statement written over several lines is printed on one; only the comment of its
-        # last line can follow it there, the others go on lines of their own before it.
+        # A line that stood for several source lines (a value or question over several lines)
+        # holds only the comment of its last line; the others go on lines of their own before it.
         for text in anchor.trailing[:-1]:
             out.append(lead_indent + text)
         line = anchor.indent + anchor.text
@@ -226,10 +308,10 @@ def format_document(document: dict[str, Any], comments: list[Comment] | None = N
         if out:
             out.append("")
         out.extend(tail)
-    return "\n".join(out) + "\n" if out else ""
+    return ("\ufeff" if bom else "") + (newline.join(out) + newline if out else "")
 
 
-def _attach(anchors: list[_Anchor], comments: list[Comment]) -> list[str]:
+def _attach(anchors: list[_Anchor], comments: list[Comment], *, blank_lines: bool) -> list[str]:
     """Give each comment to its anchor; return the comments left at the end of the file."""
     tail: list[str] = []
     ordered = sorted(anchors, key=lambda a: a.start)
@@ -258,6 +340,8 @@ def _attach(anchors: list[_Anchor], comments: list[Comment]) -> list[str]:
         else:
             ordered[following].leading.append(comment)
     # Blank lines: keep one where the source had any between two anchors.
+    if not blank_lines:
+        return tail
     previous_end = None
     for anchor in ordered:
         first = anchor.start[0]
