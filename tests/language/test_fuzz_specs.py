@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from language_support import typed
 
 from toolexpect.cli import main
 from toolexpect.diagnostics import CODES
@@ -232,21 +233,12 @@ def mutated(draw: st.DrawFn, texts: st.SearchStrategy[str]) -> str:
 # -- what must hold ---------------------------------------------------------------------------------
 
 
-def _typed(node: Any) -> Any:
-    """``node`` with its types made part of equality: 1, 1.0 and true differ; so do 0.0 and -0.0."""
-    if isinstance(node, dict):
-        return ("object", {k: _typed(v) for k, v in node.items()})
-    if isinstance(node, list):
-        return ("list", [_typed(v) for v in node])
-    if isinstance(node, float):
-        return ("float", repr(node))
-    return (type(node).__name__, node)
 
 
 def _meaning(loaded: SpecFile) -> Any:
     """What ``compile --no-spans`` prints, typed."""
     assert loaded.document is not None
-    return _typed(without_spans(loaded.document))
+    return typed(without_spans(loaded.document))
 
 
 def _read(text: str, kind: Kind = "text") -> SpecFile:

@@ -9,6 +9,7 @@ from typing import Any
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from language_support import typed
 
 from toolexpect.document import without_spans
 from toolexpect.language.format import format_document, format_value
@@ -19,15 +20,6 @@ from toolexpect.specfile import parse_spec_source
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _typed(node: Any) -> Any:
-    """A form of ``node`` in which int, float and bool differ and -0.0 differs from 0.0."""
-    if isinstance(node, dict):
-        return ("object", {k: _typed(v) for k, v in node.items()})
-    if isinstance(node, list):
-        return ("list", [_typed(v) for v in node])
-    if isinstance(node, float):
-        return ("float", repr(node))
-    return (type(node).__name__, node)
 
 
 _strip = without_spans
@@ -81,7 +73,7 @@ def test_json_value_round_trips_as_literal(value: Any) -> None:
     assert result.document is not None
     (arg,) = result.document["cases"][0]["expect"][0]["args"]
     assert arg["op"] == "eq"
-    assert _typed(_unwrap_literal(arg["value"])) == _typed(value)
+    assert typed(_unwrap_literal(arg["value"])) == typed(value)
 
 
 small_values = st.recursive(
@@ -190,7 +182,7 @@ def test_format_round_trips_and_is_idempotent(document: dict[str, Any]) -> None:
     parsed = parse_text(text, "s")
     assert parsed.diagnostics == []
     assert parsed.document is not None
-    assert _typed(_strip(parsed.document)) == _typed(document)
+    assert typed(_strip(parsed.document)) == typed(document)
     assert format_document(parsed.document, parsed.comments) == text
 
 

@@ -1,0 +1,17 @@
+"""Helpers shared by the language tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def typed(node: Any) -> Any:
+    """A form of ``node`` in which types are part of equality: 1, 1.0 and true differ, and so
+    do 0.0 and -0.0."""
+    if isinstance(node, dict):
+        return ("object", {k: typed(v) for k, v in node.items()})
+    if isinstance(node, list):
+        return ("list", [typed(v) for v in node])
+    if isinstance(node, float):
+        return ("float", repr(node))
+    return (type(node).__name__, node)
