@@ -178,3 +178,13 @@ def test_score_output_through_a_link_and_to_a_device(
     assert "w.expect :: w" in (folder / "real.txt").read_text(encoding="utf-8")
     if os.path.exists("/dev/null"):
         assert _run(capsys, "score", "w.expect", "--log", "log.jsonl", "-o", os.devnull) == (0, "", "")
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "wide"])
+def test_a_line_length_below_one_is_a_usage_error(
+    folder: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    """format --line-length takes a whole number of at least 1; anything else exits 2, unwritten."""
+    code, out, err = _run(capsys, "format", "--line-length", value, ".")
+    assert (code, out) == (2, "")
+    assert "--line-length" in err

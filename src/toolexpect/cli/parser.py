@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 
 from toolexpect import __version__
 from toolexpect.cli.common import EXIT_USAGE, FAIL_ON, LOG_FORMAT_NAMES, TOOLS_FORMAT_NAMES
@@ -56,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--diff", action="store_true", help="print a diff instead of writing")
     fmt.add_argument(
         "--line-length",
-        type=int,
+        type=_at_least_one("line length"),
         metavar="N",
         help="wrap statements longer than N characters (default: line-length in [tool.toolexpect], or 100)",
     )
@@ -108,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "-j",
         "--jobs",
-        type=_jobs,
+        type=_at_least_one("number of jobs"),
         default=1,
         metavar="N",
         help="processes that score one canonical JSON Lines log (default: 1)",
@@ -138,15 +139,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _jobs(text: str) -> int:
-    """A number of processes: a whole number of at least 1."""
-    try:
-        jobs = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid number of jobs: {text!r}") from None
-    if jobs < 1:
-        raise argparse.ArgumentTypeError(f"the number of jobs must be at least 1, not {jobs}")
-    return jobs
+def _at_least_one(what: str) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least 1, the usage error naming ``what``."""
+
+    def convert(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid {what}: {text!r}") from None
+        if number < 1:
+            raise argparse.ArgumentTypeError(f"the {what} must be at least 1, not {number}")
+        return number
+
+    return convert
 
 
 def _score_formats() -> tuple[str, ...]:
