@@ -1,0 +1,17 @@
+"""JSON and YAML spec files to documents, with an index from JSON path to source span.
+
+The values come from the standard ``json`` module and PyYAML's safe loader, so integers
+stay ``int`` and floats ``float``; a light tokenizer (JSON) or the composed node tree
+(YAML) gives each key and value its place, so schema errors point at the source. Numbers
+that the text language cannot write are refused where they stand (``P110``): NaN, infinities,
+floats beyond the 64-bit range and integers longer than ``MAX_INT_DIGITS``. A key written
+twice in one object is kept as a :class:`~toolexpect.document.Repeat` for lint.
+"""
+
+from __future__ import annotations
+
+from toolexpect.sources.json_source import read_json
+from toolexpect.sources.located import DOCUMENT_DEPTH, Located
+from toolexpect.sources.yaml_source import read_yaml
+
+__all__ = ["DOCUMENT_DEPTH", "Located", "read_json", "read_yaml"]
