@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from toolexpect.cli import main
+
 
 def typed(node: Any) -> Any:
     """A form of ``node`` in which types are part of equality: 1, 1.0 and true differ, and so
@@ -15,3 +19,10 @@ def typed(node: Any) -> Any:
     if isinstance(node, float):
         return ("float", repr(node))
     return (type(node).__name__, node)
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run ``toolexpect`` with ``argv`` in this process: its exit code, stdout and stderr."""
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err

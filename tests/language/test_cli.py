@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
-
-from toolexpect.cli import main
+from language_support import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECS = ROOT / "specs"
@@ -43,10 +42,7 @@ def _no_colour(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
 
 
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+_run = run_cli
 
 
 def test_lint_recurses_into_folders_and_reads_only_spec_files(

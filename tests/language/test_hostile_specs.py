@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from language_support import run_cli
 
 from toolexpect import specfile
 from toolexpect.cli import main
@@ -29,10 +30,7 @@ def _no_colour(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
 
 
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+_run = run_cli
 
 
 def _spec_texts(number: str) -> dict[str, str]:
