@@ -108,6 +108,8 @@ _TABLE: tuple[Code, ...] = (
     Code("R403", "invalid-arguments", Severity.WARNING, "call arguments that are not valid JSON"),
     Code("R404", "invalid-record", Severity.ERROR, "a record of the right format with a wrong shape"),
     Code("R405", "log-too-large", Severity.ERROR, "a log line or document beyond the size limit"),
+    Code("R420", "unpaired-runs", Severity.WARNING, "recorded runs and cases that did not pair"),
+    Code("R421", "ambiguous-question", Severity.WARNING, "a question that several cases ask"),
     # T: tool catalogues
     Code("T500", "unknown-tool", Severity.ERROR, "a tool the catalogue does not declare"),
     Code("T501", "unknown-argument", Severity.ERROR, "an argument the tool does not take"),

@@ -8,12 +8,15 @@ import secrets
 import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from toolexpect.diagnostics import Diagnostic
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.style import Style
 from toolexpect.specfile import SpecFile, find_spec_files, load_spec_file
+
+if TYPE_CHECKING:
+    from toolexpect.pairing import PairingOptions
 
 __all__ = [
     "EXIT_FINDINGS",
@@ -24,6 +27,7 @@ __all__ = [
     "TOOLS_FORMAT_NAMES",
     "UNREADABLE",
     "configured_line_length",
+    "configured_pairing",
     "configured_tools",
     "load_all",
     "load_tools",
@@ -188,6 +192,26 @@ def configured_line_length(start: Path) -> int | None:
     found = _setting(start, "line-length")
     value = found[1] if found is not None else None
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def configured_pairing(start: Path, pair_by: str | None, case_from: str | None) -> PairingOptions | str:
+    """The pairing options: ``--pair-by`` and ``--case-from`` if given, else ``pair-by`` and
+    ``case-from`` of ``[tool.toolexpect]``; the text of the problem (a ``str``) when invalid."""
+    from toolexpect.pairing import PairingOptions
+
+    settings: dict[str, object] = {}
+    for key in ("pair-by", "case-from"):
+        found = _setting(start, key)
+        if found is not None:
+            settings[key] = found[1]
+    if pair_by is not None:
+        settings["pair-by"] = pair_by
+    if case_from is not None:
+        settings["case-from"] = case_from
+    try:
+        return PairingOptions.of(settings)
+    except ValueError as error:
+        return str(error)
 
 
 def load_tools(path: str | None, fmt: str, err: IO[str]) -> tuple[object | None, bool]:

@@ -76,7 +76,11 @@ def build_parser() -> argparse.ArgumentParser:
         "specs", nargs="*", default=["."], metavar="SPEC", help="spec files or folders (default: .)"
     )
     score.add_argument(
-        "--log", action="append", required=True, metavar="LOG", help="a recorded log (repeatable)"
+        "--log",
+        action="append",
+        required=True,
+        metavar="LOG",
+        help="a recorded log: a file, - for standard input, a folder or a glob (repeatable)",
     )
     score.add_argument(
         "--log-format",
@@ -84,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help=f"log format: auto (the default) or one of {LOG_FORMAT_NAMES}",
     )
+    _pairing_arguments(score)
     score.add_argument("--format", choices=_score_formats(), default="text", help="report format")
     score.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
     score.add_argument("--html", metavar="FILE", help="also write the HTML report to FILE")
@@ -128,15 +133,35 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     calls = commands.add_parser("calls", help="print the tool calls found in recorded logs")
-    calls.add_argument("logs", nargs="+", metavar="LOG", help="recorded logs")
+    calls.add_argument(
+        "logs", nargs="+", metavar="LOG", help="recorded logs: files, - for standard input, folders or globs"
+    )
     calls.add_argument(
         "--log-format",
         default="auto",
         metavar="NAME",
         help=f"log format: auto (the default) or one of {LOG_FORMAT_NAMES}",
     )
+    _pairing_arguments(calls)
     calls.add_argument("--format", choices=("table", "json"), default="table", help="output format")
     return parser
+
+
+def _pairing_arguments(command: argparse.ArgumentParser) -> None:
+    """``--pair-by`` and ``--case-from``: how recorded runs pair with cases (docs/logs.md)."""
+    command.add_argument(
+        "--pair-by",
+        choices=("id", "question", "file"),
+        metavar="{id,question,file}",
+        help="pair runs with cases by their id (the default), the cases' question, or the log "
+        "file's name (default: pair-by in [tool.toolexpect])",
+    )
+    command.add_argument(
+        "--case-from",
+        metavar="PATH",
+        help="pair each record with the case named by this field (metadata.case or "
+        "/metadata/case; default: case-from in [tool.toolexpect])",
+    )
 
 
 def _at_least_one(what: str) -> Callable[[str], int]:

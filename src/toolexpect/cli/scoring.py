@@ -10,6 +10,7 @@ from toolexpect.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_USAGE,
+    configured_pairing,
     load_all,
     load_tools,
     print_diagnostics,
@@ -24,6 +25,7 @@ from toolexpect.specfile import SpecFile
 
 if TYPE_CHECKING:
     from toolexpect.calls import RecordedSample
+    from toolexpect.pairing import PairingOptions
     from toolexpect.report.compare import Comparison
     from toolexpect.scoring import ScoreReport
 
@@ -58,12 +60,14 @@ def _without_gc(work: Callable[[], T]) -> T:
 
 def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``toolexpect score``: score recorded runs against specs and write the report."""
-    from itertools import chain
-
-    from toolexpect.logs import LogError, open_log
+    from toolexpect.logs import LogError, open_logs
+    from toolexpect.pairing import pair_runs
     from toolexpect.report import score as score_report
     from toolexpect.scoring import score
 
+    pairing = _pairing(args, err)
+    if pairing is None:
+        return EXIT_USAGE
     files, empty = load_all(args.specs)
     bad = [d for f in files.values() for d in f.diagnostics if d.severity is Severity.ERROR]
     if bad or empty:
@@ -83,10 +87,12 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     every_run = args.format in ("json", "html") or args.html or args.baseline
     explained = None if every_run else score_report.MAX_RUNS_SHOWN
     try:
-        readers = [open_log(path, args.log_format) for path in args.log]
-        samples: Iterator[RecordedSample] = chain.from_iterable(readers)
+        readers = open_logs(args.log, args.log_format)
+        paired = pair_runs(specs, readers, pairing)
+        samples: Iterator[RecordedSample] = iter(paired)
         findings: list[object] = []
-        if catalogue is None and len(readers) == 1 and args.jobs > 1:
+        plain = pairing == type(pairing)() and readers[0].format == "canonical"
+        if catalogue is None and len(readers) == 1 and args.jobs > 1 and plain:
             from toolexpect.jobs import score_log
 
             report, log_diagnostics = _without_gc(
@@ -96,7 +102,7 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             if catalogue is not None:
                 samples = _checked(samples, catalogue, findings)
             report = _without_gc(lambda: score(specs, samples, explained=explained))
-            log_diagnostics = [d for r in readers for d in r.diagnostics]
+            log_diagnostics = [d for r in readers for d in r.diagnostics] + paired.diagnostics
     except LogError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
@@ -123,6 +129,18 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if args.html and not extras.write_html(err):
         return EXIT_USAGE
     return extras.exit_code()
+
+
+def _pairing(args: argparse.Namespace, err: IO[str]) -> PairingOptions | None:
+    """The pairing options of the command line and ``[tool.toolexpect]``; None (and a message)
+    when they are invalid."""
+    from pathlib import Path
+
+    found = configured_pairing(Path.cwd(), args.pair_by, args.case_from)
+    if isinstance(found, str):
+        print(f"toolexpect: {found}", file=err)
+        return None
+    return found
 
 
 def _write_report(report: ScoreReport, extras: _ScoreExtras, stream: IO[str], err: IO[str]) -> None:
