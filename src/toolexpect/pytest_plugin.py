@@ -20,6 +20,8 @@ __all__ = ["CaseItem", "SpecFileNode", "ToolexpectCaseFailure", "tool_calls"]
 
 _SPECS = "toolexpect_specs"
 _LOGS = "toolexpect_log"
+_PAIR_BY = "toolexpect_pair_by"
+_CASE_FROM = "toolexpect_case_from"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -41,7 +43,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="extend",
         default=[],
         metavar="LOG",
-        help="recorded logs to score the spec cases against",
+        help="recorded logs to score the spec cases against (files, folders, globs, -)",
+    )
+    group.addoption(
+        "--toolexpect-pair-by",
+        dest=_PAIR_BY,
+        choices=("id", "question", "file"),
+        default=None,
+        help="pair recorded runs with cases by id (the default), question or log file name",
+    )
+    group.addoption(
+        "--toolexpect-case-from",
+        dest=_CASE_FROM,
+        default=None,
+        metavar="PATH",
+        help="pair each record with the case named by this field (metadata.case, /metadata/case)",
     )
 
 
@@ -94,18 +110,27 @@ class _Scores:
         return self._outcomes[(path, case)]
 
     def _score(self) -> None:
-        from toolexpect.logs import LogError, open_log
+        from toolexpect.logs import LogError, open_logs
+        from toolexpect.pairing import PairingOptions, pair_runs
         from toolexpect.report.diagnostics import render
         from toolexpect.scoring import score
 
         try:
-            logs = [open_log(p) for p in self.config.getoption(_LOGS)]
-            report = score(self.specs, self._keep(sample for log in logs for sample in log))
+            pairing = PairingOptions(
+                self.config.getoption(_PAIR_BY) or "id", self.config.getoption(_CASE_FROM)
+            )
+        except ValueError as error:
+            self.error = f"toolexpect: {error}"
+            return
+        try:
+            logs = open_logs(self.config.getoption(_LOGS))
+            paired = pair_runs(self.specs, logs, pairing)
+            report = score(self.specs, self._keep(paired))
         except LogError as error:
             self.error = "cannot read the recorded log:\n" + render([error.diagnostic], "full")
             return
         self._outcomes = {(o.file, o.case.name): o for o in report.cases}
-        findings = [d for log in logs for d in log.diagnostics]
+        findings = [d for log in logs for d in log.diagnostics] + paired.diagnostics
         if findings:
             self.summary.append(render(findings, "concise"))
         for unused in report.unused:

@@ -18,7 +18,7 @@ from toolexpect.cli.common import (
     report_log_diagnostics,
     write_text,
 )
-from toolexpect.diagnostics import Diagnostic, Severity
+from toolexpect.diagnostics import Severity
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.style import Style
 from toolexpect.specfile import SpecFile
@@ -298,25 +298,24 @@ def cmd_diff(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
 
 def cmd_calls(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
-    """``toolexpect calls``: print the tool calls found in recorded logs."""
-    from toolexpect.logs import LogError, calls_to_json, open_log
-    from toolexpect.report.calls import render_calls_json, render_calls_table
+    """``toolexpect calls``: print the tool calls found in recorded logs, as they are read."""
+    from toolexpect.logs import LogError, open_logs
+    from toolexpect.pairing import pair_runs
+    from toolexpect.report.calls import calls_json_chunks, calls_table_chunks
 
-    samples: list[RecordedSample] = []
-    diagnostics: list[Diagnostic] = []
+    pairing = _pairing(args, err)
+    if pairing is None:
+        return EXIT_USAGE
     try:
-        for path in args.logs:
-            reader = open_log(path, args.log_format)
-            samples.extend(reader)
-            diagnostics.extend(reader.diagnostics)
+        readers = open_logs(args.logs, args.log_format)
+        paired = pair_runs([], readers, pairing)
+        logs = [(reader.path, reader.format) for reader in readers]
+        chunks = calls_json_chunks if args.format == "json" else calls_table_chunks
+        for chunk in chunks(logs, paired):
+            out.write(chunk)
     except LogError as error:
+        out.flush()
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
-    report_log_diagnostics(diagnostics, err)
-    if args.format == "json":
-        print(render_calls_json(calls_to_json(samples)), file=out)
-    else:
-        out.write(render_calls_table(samples))
+    report_log_diagnostics([d for r in readers for d in r.diagnostics] + paired.diagnostics, err)
     return EXIT_OK
-
-

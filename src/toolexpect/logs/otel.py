@@ -327,4 +327,14 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             # id it can only be told apart when no model span recorded calls.
             if tool is not None and (tool.id is not None or not has_model):
                 calls.append(tool)
-        yield ctx.sample(trace_id or None, calls, trace.line)
+        record = _trace_attributes(trace) if ctx.note is not None else None
+        yield ctx.sample(trace_id or None, calls, trace.line, record)
+
+
+def _trace_attributes(trace: _Trace) -> dict[str, Any]:
+    """The attributes of a trace's spans, the earliest span's first: what pairing reads."""
+    merged: dict[str, Any] = {}
+    for span in trace.spans:
+        for key, value in span[3].items():
+            merged.setdefault(key, value)
+    return merged

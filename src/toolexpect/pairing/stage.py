@@ -194,7 +194,8 @@ class PairedRuns:
                 sample = replace(sample, id=stem)
         elif self.options.case_from is not None and sample.facts is not None and sample.facts.key:
             sample = replace(sample, id=sample.facts.key)
-        self._leftover(sample)
+        if self._names:
+            self._leftover(sample)
         return sample
 
     def _leftover(self, sample: RecordedSample) -> None:
