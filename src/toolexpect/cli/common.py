@@ -34,6 +34,7 @@ __all__ = [
     "print_diagnostics",
     "replacing",
     "report_log_diagnostics",
+    "report_pairing_diagnostics",
     "sources_of",
     "write_text",
 ]
@@ -235,3 +236,9 @@ def report_log_diagnostics(diagnostics: Sequence[Diagnostic], err: IO[str]) -> N
         print(diagnostic_report.render(diagnostics, "concise"), file=err)
 
 
+
+
+def report_pairing_diagnostics(diagnostics: Sequence[Diagnostic], err: IO[str]) -> None:
+    """Print what pairing runs with cases found, with its help line, on standard error."""
+    if diagnostics:
+        print(diagnostic_report.render(diagnostics, "full", style=Style.of(err)), file=err)

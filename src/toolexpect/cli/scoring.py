@@ -16,9 +16,10 @@ from toolexpect.cli.common import (
     print_diagnostics,
     replacing,
     report_log_diagnostics,
+    report_pairing_diagnostics,
     write_text,
 )
-from toolexpect.diagnostics import Severity
+from toolexpect.diagnostics import Diagnostic, Severity
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.style import Style
 from toolexpect.specfile import SpecFile
@@ -91,6 +92,7 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         paired = pair_runs(specs, readers, pairing)
         samples: Iterator[RecordedSample] = iter(paired)
         findings: list[object] = []
+        pairing_diagnostics: list[Diagnostic] = []
         plain = pairing == type(pairing)() and readers[0].format == "canonical"
         if catalogue is None and len(readers) == 1 and args.jobs > 1 and plain:
             from toolexpect.jobs import score_log
@@ -102,7 +104,8 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             if catalogue is not None:
                 samples = _checked(samples, catalogue, findings)
             report = _without_gc(lambda: score(specs, samples, explained=explained))
-            log_diagnostics = [d for r in readers for d in r.diagnostics] + paired.diagnostics
+            log_diagnostics = [d for r in readers for d in r.diagnostics]
+            pairing_diagnostics = paired.diagnostics
     except LogError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
@@ -111,6 +114,8 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
         report = replace(report, call_findings=tuple(findings))  # type: ignore[arg-type]
     report_log_diagnostics(log_diagnostics, err)
+    report_pairing_diagnostics(pairing_diagnostics, err)
+    log_diagnostics = log_diagnostics + pairing_diagnostics
     if log_diagnostics:
         from dataclasses import replace as replace_report
 
@@ -317,5 +322,6 @@ def cmd_calls(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         out.flush()
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
-    report_log_diagnostics([d for r in readers for d in r.diagnostics] + paired.diagnostics, err)
+    report_log_diagnostics([d for r in readers for d in r.diagnostics], err)
+    report_pairing_diagnostics(paired.diagnostics, err)
     return EXIT_OK

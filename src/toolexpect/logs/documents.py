@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
+from toolexpect.diagnostics import Span, make
 from toolexpect.logs._base import Context, Record
 
 __all__ = ["concatenated", "values"]
@@ -55,12 +56,15 @@ def values(text: str, ctx: Context) -> Iterator[Record]:
         try:
             value, end = _DECODER.raw_decode(text, index)
         except json.JSONDecodeError as exc:
-            ctx.report(
-                "R401",
-                f"the JSON value at line {line} is not valid JSON ({exc.msg} at line {exc.lineno}, "
-                f"column {exc.colno}); value skipped",
-                exc.lineno,
-                help="a log of concatenated JSON documents holds one complete value after another",
+            ctx.diagnostics.append(
+                make(
+                    "R401",
+                    f"the JSON value at line {line} is not valid JSON ({exc.msg} at line "
+                    f"{exc.lineno}, column {exc.colno}); value skipped",
+                    Span.point(exc.lineno, exc.colno),
+                    help="a log of concatenated JSON documents holds one complete value after another",
+                    path=ctx.path,
+                )
             )
             end = _next_start(text, exc.pos)
             value = None

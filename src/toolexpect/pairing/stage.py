@@ -5,8 +5,9 @@ Between the log readers and scoring: ``pair_runs(specs, logs, options)`` reads e
 together (:mod:`toolexpect.pairing.runs`) and gives each run the name of its case as id,
 chosen as ``options`` say:
 
-* ``by="id"``: the sample's own id (an OpenTelemetry trace id in lowercase hex); a run read
-  by a provider reader whose id names no case pairs with the only case of a one-case spec;
+* ``by="id"``: the sample's own id (an OpenTelemetry trace id in lowercase hex, so that the
+  spans of one trace, in any spelling or file, are one run); a run read by a provider reader
+  whose id names no case pairs with the only case of a one-case spec;
 * ``by="question"``: the case whose ``question`` equals the run's first user question
   (whitespace normalised); a question that several cases ask pairs with none (``R421``);
 * ``by="file"``: the case named like the log file (its name without ``.jsonl``, ``.json``,
@@ -23,24 +24,29 @@ grouped: by id they stream through as read.
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolexpect.calls import RecordedSample, SampleFacts
-from toolexpect.diagnostics import Diagnostic, make
+from toolexpect.diagnostics import Diagnostic, Span, make
 from toolexpect.logs import LogReader
 from toolexpect.model import Spec
 from toolexpect.pairing.facts import facts_of, names_in, trace_id, whitespace
 from toolexpect.pairing.options import PairingOptions
 from toolexpect.pairing.runs import Runs
 
-__all__ = ["COMPLETE", "PairedRuns", "log_stem", "pair_runs"]
+__all__ = ["COMPLETE", "TRACED", "PairedRuns", "log_stem", "pair_runs"]
 
 COMPLETE = frozenset({"canonical", "adk", "bfcl", "openai-batch", "mcp"})
 """Formats whose every sample is a whole run already (never joined with others)."""
 
+TRACED = frozenset({"otel", "langsmith"})
+"""Formats whose sample id is a trace's: samples of one id are one run, in any pairing."""
+
+_SEPARATORS = re.compile(r"[\s_-]+")
 _SUFFIXES = (".gz", ".zst", ".jsonl", ".ndjson", ".json", ".log", ".txt", ".sse")
 _SHOWN = 5
 
@@ -65,6 +71,8 @@ class _Left:
     """Runs of one id that paired with no case, and which other options would pair them."""
 
     count: int = 0
+    path: str | None = None
+    line: int | None = None
     options: Counter[str] = field(default_factory=Counter)
     cases: dict[str, set[str]] = field(default_factory=dict)
 
@@ -94,6 +102,10 @@ class PairedRuns:
                 if case.name not in asked:
                     asked.append(case.name)
         self._questions = questions
+        slugs: dict[str, list[str]] = {}
+        for name in sorted(self._names):
+            slugs.setdefault(_SEPARATORS.sub("-", name), []).append(name)
+        self._slugs = {slug: found[0] for slug, found in slugs.items() if len(found) == 1}
         self._path = options.path
         self._paired: set[str] = set()
         self._left: dict[str | None, _Left] = {}
@@ -101,8 +113,8 @@ class PairedRuns:
 
     def __iter__(self) -> Iterator[RecordedSample]:
         """The runs, in log order (runs put together from several records when they end)."""
-        by = self.options.by
-        grouped = self.options.case_from is not None or by != "id"
+        grouped = self.options.case_from is not None or self.options.by != "id"
+        runs, traces = Runs(grouped), Runs(True)
         for log in self._logs:
             if isinstance(log, LogReader):
                 fmt = log.format
@@ -113,15 +125,19 @@ class PairedRuns:
                 for sample in samples:
                     yield self._named(sample, fmt)
                 continue
-            runs = Runs(grouped)
             for sample in samples:
                 if fmt == "otel" and sample.id is not None:
                     sample = replace(sample, id=trace_id(sample.id))
-                alone = runs.add(sample, self._key(sample))
+                if fmt in TRACED and not grouped:
+                    alone = traces.add(sample, sample.id)
+                else:
+                    alone = runs.add(sample, self._key(sample))
                 if alone is not None:
                     yield self._named(alone, fmt)
-            for run in runs.held():
-                yield self._named(run, fmt)
+        for run in traces.held():
+            yield self._named(run, "otel")
+        for run in runs.held():
+            yield self._named(run, "provider")
         self._advise()
 
     def _note(self, record: Any, sample_id: str | None) -> SampleFacts:
@@ -172,13 +188,22 @@ class PairedRuns:
                 )
             return asked[0] if len(asked) == 1 else None
         if options.by == "file":
-            stem = log_stem(sample.path)
-            return stem if stem in self._names else None
+            return self._file_case(sample.path)
         if sample.id in self._names:
             return sample.id
         if self._only is not None and fmt != "canonical":
             return self._only
         return None
+
+    def _file_case(self, path: str | None) -> str | None:
+        """The case a log file is named after: its stem is the case name, or the case name
+        with spaces written as ``-`` or ``_`` (``berlin-tomorrow.jsonl``: "berlin tomorrow")."""
+        stem = log_stem(path)
+        if stem is None:
+            return None
+        if stem in self._names:
+            return stem
+        return self._slugs.get(_SEPARATORS.sub("-", stem))
 
     def _named(self, sample: RecordedSample, fmt: str) -> RecordedSample:
         case = self._case(sample, fmt)
@@ -200,7 +225,9 @@ class PairedRuns:
 
     def _leftover(self, sample: RecordedSample) -> None:
         """Count a run that paired with no case, and the options that would have paired it."""
-        left = self._left.setdefault(sample.id, _Left())
+        left = self._left.get(sample.id)
+        if left is None:
+            left = self._left[sample.id] = _Left(path=sample.path, line=sample.line)
         left.count += 1
         facts = sample.facts
         found: dict[str, str] = {}
@@ -210,9 +237,9 @@ class PairedRuns:
             if len(asked) == 1:
                 found["--pair-by question"] = asked[0]
         if self.options.by != "file" or self.options.case_from is not None:
-            stem = log_stem(sample.path)
-            if stem in self._names:
-                found["--pair-by file"] = stem
+            named = self._file_case(sample.path)
+            if named is not None:
+                found["--pair-by file"] = named
         for where, name in facts.names if facts is not None else ():
             if where != self.options.case_from:
                 found.setdefault(f"--case-from {where}", name)
@@ -226,7 +253,10 @@ class PairedRuns:
         if not self._left or not missing:
             return
         runs = sum(left.count for left in self._left.values())
-        ids = [repr(sid) if sid is not None else "(no id)" for sid in self._left]
+        ids = [
+            repr(sid) if sid is not None else f"{left.count} without an id"
+            for sid, left in self._left.items()
+        ]
         message = (
             f"{runs} recorded run{'s' if runs != 1 else ''} paired with no case "
             f"({_listed(ids)}) and {len(missing)} case{'s' if len(missing) != 1 else ''} "
@@ -252,7 +282,9 @@ class PairedRuns:
                 "name each run after its case, or pair with --pair-by question "
                 "(the cases' question statements), --pair-by file or --case-from PATH"
             )
-        self.diagnostics.append(make("R420", message, help=help_text))
+        first = next(iter(self._left.values()))
+        span = Span.point(first.line, 1) if first.line is not None else None
+        self.diagnostics.append(make("R420", message, span, help=help_text, path=first.path))
 
 
 _WHAT = {"question": "user questions", "file": "log file names"}
