@@ -28,6 +28,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from toolexpect.calls import RecordedSample, SampleFacts
@@ -118,7 +119,10 @@ class PairedRuns:
         for log in self._logs:
             if isinstance(log, LogReader):
                 fmt = log.format
-                samples: Iterable[RecordedSample] = log if fmt == "canonical" else log.samples(self._note)
+                named = self._file_case(log.path) is not None
+                samples: Iterable[RecordedSample] = (
+                    log if fmt == "canonical" else log.samples(partial(self._note, named))
+                )
             else:
                 fmt, samples = "canonical", log
             if fmt in COMPLETE:
@@ -140,20 +144,21 @@ class PairedRuns:
             yield self._named(run, "provider")
         self._advise()
 
-    def _note(self, record: Any, sample_id: str | None) -> SampleFacts:
-        """The facts of a sample (given to the readers): found case names only when unpaired."""
+    def _note(self, named: bool, record: Any, sample_id: str | None) -> SampleFacts:
+        """The facts of a sample (given to the readers): found case names only when unpaired
+        (``named``: the log file is named after a case)."""
         facts = facts_of(record, self._path)
-        if self._pairs(sample_id, facts):
+        if self._pairs(sample_id, facts, named):
             return facts
         return replace(facts, names=names_in(record, self._names))
 
-    def _pairs(self, sample_id: str | None, facts: SampleFacts) -> bool:
+    def _pairs(self, sample_id: str | None, facts: SampleFacts, named: bool) -> bool:
         if self.options.case_from is not None:
             return facts.key in self._names
         if self.options.by == "question":
             return facts.question is not None and len(self._questions.get(facts.question, ())) == 1
         if self.options.by == "file":
-            return True  # decided by the file's name, not the record
+            return named
         return sample_id in self._names
 
     def _key(self, sample: RecordedSample) -> str | None:
