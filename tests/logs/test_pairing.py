@@ -319,3 +319,16 @@ def test_reading_one_log_with_pairing_keeps_its_calls() -> None:
     assert plain[0] == [call("get_weather", {"city": "Berlin"}, "call_0001", raw='{"city": "Berlin"}')]
     paired = [[c.to_json() for c in s.calls] for s in pair_runs([], [open_log(PAIRING / "completions.json")])]
     assert paired == plain
+
+
+pytest_plugins = ["pytester"]
+
+
+def test_the_pytest_plugin_pairs_with_the_same_options(pytester: pytest.Pytester) -> None:
+    """``--toolexpect-pair-by question`` pairs the plugin's items as ``score`` pairs them."""
+    pytester.makefile(".expect", weather=SPEC)
+    log = str(PAIRING / "conversations.jsonl")
+    given = ("--toolexpect-specs", "weather.expect", "--toolexpect-log", log)
+    pytester.runpytest(*given).assert_outcomes(failed=3)
+    pytester.runpytest(*given, "--toolexpect-pair-by", "question").assert_outcomes(passed=3)
+    pytester.runpytest(*given, "--toolexpect-case-from", "metadata.case").assert_outcomes(passed=3)
