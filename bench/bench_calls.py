@@ -26,7 +26,10 @@ CITIES = ["Berlin", "Lisbon", "Rome", "Oslo", "Paris", "Madrid", "Vienna", "Prag
 
 def _record(number: int, rng: random.Random, form: str) -> dict[str, object]:
     calls = [
-        {"name": f"tool_{rng.randrange(20)}", "arguments": {"city": rng.choice(CITIES), "days": rng.randint(1, 7)}}
+        {
+            "name": f"tool_{rng.randrange(20)}",
+            "arguments": {"city": rng.choice(CITIES), "days": rng.randint(1, 7)},
+        }
         for _ in range(8)
     ]
     if form == "canonical":
