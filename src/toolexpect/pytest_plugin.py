@@ -130,9 +130,11 @@ class _Scores:
             self.error = "cannot read the recorded log:\n" + render([error.diagnostic], "full")
             return
         self._outcomes = {(o.file, o.case.name): o for o in report.cases}
-        findings = [d for log in logs for d in log.diagnostics] + paired.diagnostics
+        findings = [d for log in logs for d in log.diagnostics]
         if findings:
             self.summary.append(render(findings, "concise"))
+        if paired.diagnostics:
+            self.summary.append(render(paired.diagnostics, "full"))
         for unused in report.unused:
             name = "samples without an id" if unused.id is None else f'samples with id "{unused.id}"'
             self.summary.append(f"{unused.count} unused {name} ({unused.reason})")

@@ -16,7 +16,7 @@ import zstandard
 from logs_support import FIXTURES
 
 from toolexpect.cli import main
-from toolexpect.logs import LogError, log_paths, open_log, open_logs
+from toolexpect.logs import LogError, log_paths, open_log, open_logs, samples_from_value
 
 PAIRING = FIXTURES / "pairing"
 SAMPLES = [
@@ -217,3 +217,9 @@ def test_calls_writes_its_first_sample_before_the_log_ends() -> None:
     assert first == "log -: canonical\n"
     assert sample == "\nsample 1 'a': 1 call\n"
     assert rest.count("sample ") == 4_001
+
+
+def test_concatenated_documents_in_memory_read_the_same() -> None:
+    """``samples_from_value`` of the text of documents back to back gives the same samples."""
+    text = (PAIRING / "completions.json").read_text(encoding="utf-8")
+    assert [s.id for s in samples_from_value(text)] == [s.id for s in open_log(PAIRING / "completions.json")]

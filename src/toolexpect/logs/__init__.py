@@ -23,6 +23,7 @@ from toolexpect.diagnostics import Diagnostic
 from toolexpect.logs._base import Context, LogError, Note, Record, noting
 from toolexpect.logs._source import Source, open_source
 from toolexpect.logs.detect import LOG_FORMATS, READERS, detect, fits
+from toolexpect.logs.documents import concatenated, values
 from toolexpect.logs.paths import log_paths
 
 __all__ = [
@@ -213,6 +214,8 @@ def _text_value(text: str | bytes, ctx: Context) -> tuple[list[Record], bool]:
         return [(None, json.loads(text))], False
     except (ValueError, RecursionError):
         pass
+    if concatenated(text):
+        return list(values(text, ctx)), True
     records: list[Record] = []
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():
