@@ -332,3 +332,66 @@ def test_the_pytest_plugin_pairs_with_the_same_options(pytester: pytest.Pytester
     pytester.runpytest(*given).assert_outcomes(failed=3)
     pytester.runpytest(*given, "--toolexpect-pair-by", "question").assert_outcomes(passed=3)
     pytester.runpytest(*given, "--toolexpect-case-from", "metadata.case").assert_outcomes(passed=3)
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        {
+            "messages": [
+                {"role": "system", "content": "Be brief."},
+                {"role": "user", "content": " Rain  in\nOslo? "},
+            ]
+        },
+        {
+            "request": {
+                "model": "m",
+                "messages": [{"role": "user", "content": [{"type": "text", "text": "Rain in Oslo?"}]}],
+            }
+        },
+        {"request": {"input": "Rain in Oslo?"}, "response": {"id": "resp_1"}},
+        {
+            "input": [
+                {
+                    "type": "message",
+                    "role": "user",
+                    "content": [{"type": "input_text", "text": "Rain in Oslo?"}],
+                }
+            ]
+        },
+        {"contents": [{"role": "user", "parts": [{"text": "Rain in"}, {"text": "Oslo?"}]}]},
+        {"inputs": {"messages": [{"type": "human", "data": {"content": "Rain in Oslo?"}}]}},
+        {
+            "messages": [
+                {
+                    "lc": 1,
+                    "type": "constructor",
+                    "id": ["x", "HumanMessage"],
+                    "kwargs": {"content": "Rain in Oslo?"},
+                }
+            ]
+        },
+        {
+            "gen_ai.input.messages": json.dumps(
+                [{"role": "user", "parts": [{"type": "text", "content": "Rain in Oslo?"}]}]
+            )
+        },
+        {"gen_ai.prompt.0.role": "user", "gen_ai.prompt.0.content": "Rain in Oslo?"},
+    ],
+    ids=[
+        "chat",
+        "anthropic-request",
+        "responses-text",
+        "responses-items",
+        "gemini",
+        "langsmith",
+        "lc",
+        "otel",
+        "openllmetry",
+    ],
+)
+def test_the_question_is_read_from_each_providers_request(record: dict[str, Any]) -> None:
+    """The first user message, whitespace normalised, from each provider's request shape."""
+    from toolexpect.pairing.facts import facts_of
+
+    assert facts_of(record, None).question == "Rain in Oslo?"

@@ -95,12 +95,19 @@ def request_messages(record: Any) -> list[Any] | str | None:
     return None
 
 
+def _part_text(part: Mapping[str, Any]) -> Any:
+    """A text part's text (``text``; OpenTelemetry's ``{"type": "text", "content"}``)."""
+    if "text" in part:
+        return part["text"]
+    return part.get("content") if part.get("type") == "text" else None
+
+
 def _text(content: Any) -> str | None:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
         texts = [
-            part if isinstance(part, str) else part.get("text") if isinstance(part, dict) else None
+            part if isinstance(part, str) else _part_text(part) if isinstance(part, dict) else None
             for part in content
         ]
         joined = " ".join(text for text in texts if isinstance(text, str))
@@ -112,9 +119,19 @@ def _text(content: Any) -> str | None:
 
 def _role(message: Mapping[str, Any]) -> Any:
     role = message.get("role", message.get("type"))
+    if role == "constructor" and isinstance(message.get("id"), list) and message["id"]:
+        return "human" if message["id"][-1] == "HumanMessage" else message["id"][-1]
     if role is None and isinstance(message.get("data"), dict):
         role = message["data"].get("type")
     return role
+
+
+def _content(message: Mapping[str, Any]) -> Any:
+    content = message.get("content", message.get("parts"))
+    for holder in ("data", "kwargs"):  # LangChain's {"type", "data"} and constructor forms
+        if content is None and isinstance(message.get(holder), dict):
+            content = message[holder].get("content")
+    return content
 
 
 def question_of(messages: list[Any] | str | None) -> str | None:
@@ -123,10 +140,7 @@ def question_of(messages: list[Any] | str | None) -> str | None:
         return whitespace(messages) or None
     for message in messages or ():
         if isinstance(message, dict) and _role(message) in _USER:
-            content = message.get("content", message.get("parts"))
-            if content is None and isinstance(message.get("data"), dict):
-                content = message["data"].get("content")
-            text = _text(content)
+            text = _text(_content(message))
             if text is not None and whitespace(text):
                 return whitespace(text)
     return None
