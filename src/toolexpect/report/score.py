@@ -8,10 +8,12 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from toolexpect.report.github import annotation
+from toolexpect.report.overall import overall
 from toolexpect.report.style import Style
+from toolexpect.report.summary import MAX_LISTED, finding_lines, summary_line, unused_lines
 from toolexpect.scoring import CaseOutcome, ScoreReport
 
-__all__ = ["FORMATS", "MAX_RUNS_SHOWN", "render", "render_chunks", "to_json"]
+__all__ = ["FORMATS", "MAX_LISTED", "MAX_RUNS_SHOWN", "render", "render_chunks", "to_json"]
 
 FORMATS = ("text", "json", "junit", "github", "markdown")
 """The report formats ``score --format`` accepts."""
@@ -67,13 +69,6 @@ def _explained(failure: Any, message: str) -> str:
     return "\n".join(lines)
 
 
-def _summary(report: ScoreReport) -> str:
-    parts = [f"{report.passed} passed", f"{report.failed} failed"]
-    if report.errors:
-        parts.append(f"{report.errors} error{'s' * (report.errors != 1)}")
-    return ", ".join(parts)
-
-
 def _score_text(outcome: CaseOutcome) -> str:
     result = outcome.result
     runs = outcome.runs
@@ -90,12 +85,15 @@ def _score_text(outcome: CaseOutcome) -> str:
     return f"{_fmt(run.score)}  ({run.matched}/{run.expected} expected calls)"
 
 
-def render_text(report: ScoreReport, style: Style) -> str:
-    """The report for a terminal: a line per case, failures explained beneath, a summary."""
+def render_text(report: ScoreReport, style: Style, *, quiet: bool = False) -> str:
+    """The report for a terminal: a line per case (``quiet``: per case that did not pass),
+    failures explained beneath, unused samples and schema findings (at most
+    :data:`MAX_LISTED` each), a summary."""
     marks = {"pass": style("✓", "green"), "fail": style("✗", "red"), "error": style("!", "yellow")}
-    width = max((len(_label(o)) for o in report.cases), default=0)
+    shown = [o for o in report.cases if not quiet or o.result.status != "pass"]
+    width = max((len(_label(o)) for o in shown), default=0)
     lines: list[str] = []
-    for outcome in report.cases:
+    for outcome in shown:
         label = _label(outcome).ljust(width)
         lines.append(f"{marks[outcome.result.status]} {label}  {_score_text(outcome)}")
         if outcome.result.status == "pass":
@@ -108,22 +106,8 @@ def render_text(report: ScoreReport, style: Style) -> str:
             first, *rest = _explained(failure, message).splitlines() or [""]
             lines.append(f"    {style('✗', 'red')} {first}{place}")
             lines.extend(f"        {line}" for line in rest)
-    for unused in report.unused:
-        name = json.dumps(unused.id) if unused.id is not None else "without id"
-        where = f" (first at {unused.path}:{unused.line})" if unused.path and unused.line else ""
-        lines.append(
-            style("unused", "yellow")
-            + f" sample {name}: {unused.count} run{'s' * (unused.count != 1)}, "
-            f"{unused.reason}{where}"
-        )
-    for item in report.call_findings:
-        sample = json.dumps(item.sample_id) if item.sample_id is not None else "without id"
-        where = f" ({item.path}:{item.line})" if item.path and item.line else ""
-        lines.append(
-            style("schema", "yellow")
-            + f" sample {sample}, call #{item.finding.index + 1} {item.finding.tool}: "
-            f"{item.finding.message}{where}"
-        )
+    lines.extend(style("unused", "yellow") + " " + line for line in unused_lines(report))
+    lines.extend(style("schema", "yellow") + " " + line for line in finding_lines(report))
     if report.unreadable_records:
         count = report.unreadable_records
         lines.append(
@@ -131,7 +115,7 @@ def render_text(report: ScoreReport, style: Style) -> str:
             + f": {count} record{'s' * (count != 1)} could not be read; see the messages above"
         )
     lines.append("")
-    summary = _summary(report)
+    summary = summary_line(report)
     lines.append(style(summary, "bold", "green" if report.ok else "red"))
     return style.marks("\n".join(lines) + "\n")
 
@@ -239,12 +223,22 @@ def _report_json(report: ScoreReport) -> dict[str, Any]:
             for f in report.call_findings
         ],
         "log_diagnostics": [d.to_json() for d in report.log_diagnostics],
-        "summary": {
-            "cases": len(report.cases),
-            "passed": report.passed,
-            "failed": report.failed,
-            "errors": report.errors,
-        },
+        "summary": _summary_json(report),
+    }
+
+
+def _summary_json(report: ScoreReport) -> dict[str, Any]:
+    """The ``summary`` of the ``json`` report: the counts, then the overall figures."""
+    figures = overall(report)
+    return {
+        "cases": len(report.cases),
+        "passed": report.passed,
+        "failed": report.failed,
+        "errors": report.errors,
+        "mean_accuracy": figures.accuracy,
+        "accuracy_cases": figures.cases,
+        "mean_precision": figures.precision,
+        "mean_f1": figures.f1,
     }
 
 
@@ -326,6 +320,16 @@ def render_junit(report: ScoreReport) -> str:
         errors=str(report.errors),
         skipped="0",
     )
+    figures = overall(report)
+    properties = ET.SubElement(suite, "properties")
+    for name, value in (
+        ("mean_accuracy", figures.accuracy),
+        ("accuracy_cases", figures.cases),
+        ("mean_precision", figures.precision),
+        ("mean_f1", figures.f1),
+    ):
+        if value is not None:
+            ET.SubElement(properties, "property", name=name, value=str(value))
     for outcome in report.cases:
         case = ET.SubElement(
             suite,
@@ -341,6 +345,11 @@ def render_junit(report: ScoreReport) -> str:
         first = text.splitlines()[0] if text else result.status
         node = ET.SubElement(case, tag, message=first, type=tag)
         node.text = text
+    listed = [
+        *(f"unused {line}" for line in unused_lines(report)),
+        *(f"schema {line}" for line in finding_lines(report)),
+    ]
+    ET.SubElement(suite, "system-out").text = "\n".join([*listed, summary_line(report)])
     ET.indent(suite)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suite, encoding="unicode") + "\n"
 
@@ -364,7 +373,11 @@ def render_github(report: ScoreReport) -> str:
                     title=f"toolexpect: {outcome.case.name}",
                 )
             )
-    lines.append(annotation("notice", _summary(report), title="toolexpect"))
+    lines.extend(
+        annotation("warning", line, title="toolexpect: unused sample") for line in unused_lines(report)
+    )
+    lines.extend(annotation("warning", line, title="toolexpect: schema") for line in finding_lines(report))
+    lines.append(annotation("notice", summary_line(report), title="toolexpect"))
     return "\n".join(lines) + "\n"
 
 
@@ -378,7 +391,7 @@ def render_markdown(report: ScoreReport) -> str:
     lines = [
         "### toolexpect",
         "",
-        f"**{_summary(report)}**",
+        f"**{summary_line(report)}**",
         "",
         "| | file | case | score |",
         "| --- | --- | --- | --- |",
@@ -397,20 +410,31 @@ def render_markdown(report: ScoreReport) -> str:
             lines.extend(f"- {_md(message)}" for _, message in _failure_lines(outcome))
             lines.append("")
         lines.append("</details>")
+    for title, listed in (
+        ("Unused samples", list(unused_lines(report))),
+        ("Calls that break their tool's schema", list(finding_lines(report))),
+    ):
+        if listed:
+            lines += ["", f"<details><summary>{title}</summary>", ""]
+            lines.extend(f"- {_md(line)}" for line in listed)
+            lines += ["", "</details>"]
     return "\n".join(lines) + "\n"
 
 
-def render_chunks(report: ScoreReport, fmt: str = "text", *, style: Style | None = None) -> Iterator[str]:
+def render_chunks(
+    report: ScoreReport, fmt: str = "text", *, style: Style | None = None, quiet: bool = False
+) -> Iterator[str]:
     """:func:`render` in pieces to write one after the other (the ``json`` form of a large
     report is made piece by piece; the other forms come whole)."""
     if fmt == "json":
         yield from _json_chunks(report)
     else:
-        yield render(report, fmt, style=style)
+        yield render(report, fmt, style=style, quiet=quiet)
 
 
-def render(report: ScoreReport, fmt: str = "text", *, style: Style | None = None) -> str:
-    """Render ``report`` in ``fmt`` (one of :data:`FORMATS`)."""
+def render(report: ScoreReport, fmt: str = "text", *, style: Style | None = None, quiet: bool = False) -> str:
+    """Render ``report`` in ``fmt`` (one of :data:`FORMATS`); ``quiet`` leaves the passing
+    cases out of the ``text`` report."""
     if fmt == "json":
         return _render_json(report)
     if fmt == "junit":
@@ -419,4 +443,4 @@ def render(report: ScoreReport, fmt: str = "text", *, style: Style | None = None
         return render_github(report)
     if fmt == "markdown":
         return render_markdown(report)
-    return render_text(report, style or Style(False))
+    return render_text(report, style or Style(False), quiet=quiet)
