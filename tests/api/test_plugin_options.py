@@ -32,7 +32,9 @@ def test_a_test_path_after_the_flags_stays_a_test_path(project: pytest.Pytester)
         "--toolexpect-specs", "specs/", "--toolexpect-log", "runs/berlin.jsonl", "tests/test_x.py", "-v"
     )
     result.assert_outcomes(passed=2)
-    result.stdout.fnmatch_lines_random(["*tests/test_x.py::test_x PASSED*", "*weather.expect::berlin PASSED*"])
+    result.stdout.fnmatch_lines_random(
+        ["*tests/test_x.py::test_x PASSED*", "*weather.expect::berlin PASSED*"]
+    )
 
 
 def test_each_flag_repeats_for_more_values(project: pytest.Pytester) -> None:
@@ -51,7 +53,9 @@ def test_each_flag_repeats_for_more_values(project: pytest.Pytester) -> None:
 def test_ini_options_need_no_flags(project: pytest.Pytester) -> None:
     """toolexpect_specs and toolexpect_logs in the ini file make the case items, relative to it."""
     project.makeini(
-        "[pytest]\ntoolexpect_specs = specs more/paris.expect\ntoolexpect_logs = runs/berlin.jsonl runs/paris.jsonl\n"
+        "[pytest]\n"
+        "toolexpect_specs = specs more/paris.expect\n"
+        "toolexpect_logs = runs/berlin.jsonl runs/paris.jsonl\n"
     )
     result = project.runpytest("-v", "tests")
     result.assert_outcomes(passed=3)

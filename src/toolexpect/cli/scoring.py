@@ -77,6 +77,9 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         print("toolexpect: fix the spec errors above before scoring", file=err)
         return EXIT_USAGE
     specs = [f.spec for f in files.values() if f.spec is not None]
+    if not any(spec.cases for spec in specs):
+        print(f"toolexpect: no case to score in {', '.join(args.specs)}", file=err)
+        return EXIT_USAGE
     logs = _distinct_logs(args.log)
     for warning in [*duplicate_cases(files), *logs.warnings]:
         print(f"toolexpect: warning: {warning}", file=err)
