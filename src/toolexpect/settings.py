@@ -42,7 +42,7 @@ class Settings:
             return value
         joined = self.path.parent / value
         try:
-            return os.path.relpath(joined) if joined.resolve().is_relative_to(Path.cwd()) else str(joined)
+            return os.path.relpath(joined)
         except ValueError:  # another drive on Windows
             return str(joined)
 
