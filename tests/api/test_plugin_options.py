@@ -63,8 +63,12 @@ def test_ini_options_need_no_flags(project: pytest.Pytester) -> None:
 
 
 def test_the_flags_win_over_the_ini_options(project: pytest.Pytester) -> None:
-    """A flag replaces its ini option: only the log given on the command line is read."""
-    project.makeini("[pytest]\ntoolexpect_specs = specs more\ntoolexpect_logs = runs/berlin.jsonl\n")
+    """A flag replaces its ini option (here lists in pyproject.toml): only the log given on the
+    command line is read."""
+    project.makepyprojecttoml(
+        '[tool.pytest.ini_options]\ntoolexpect_specs = ["specs", "more"]\n'
+        'toolexpect_logs = ["runs/berlin.jsonl"]\n'
+    )
     result = project.runpytest("--toolexpect-log", "runs/paris.jsonl", "-v", "tests")
     result.assert_outcomes(passed=2, failed=1)
     result.stdout.fnmatch_lines(['*no recorded sample for case "berlin"*'])
