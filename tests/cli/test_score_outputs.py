@@ -156,3 +156,13 @@ def test_fail_under_passes_the_gate_with_a_failing_case(
     code, _, err = _run(capsys, "score", "w.expect", "--log", "run.jsonl", "--fail-under", "0.8")
     assert code == 3
     assert err.endswith("toolexpect: the mean accuracy 0.75 is below --fail-under 0.8\n")
+
+
+def test_sample_ids_from_logs_never_become_markup(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An unused sample id holding HTML is escaped in the markdown and html reports."""
+    stray = json.dumps({"id": "<img src=x onerror=alert(1)>", "tool_calls": []})
+    (folder / "run.jsonl").write_text("\n".join([*LINES[:2], stray]) + "\n", encoding="utf-8")
+    _run(capsys, "score", "w.expect", "--log", "run.jsonl", "--markdown", "r.md", "--html", "r.html")
+    markdown = (folder / "r.md").read_text(encoding="utf-8")
+    assert "&lt;img src=x onerror=alert(1)&gt;" in markdown and "<img" not in markdown
+    assert "<img" not in (folder / "r.html").read_text(encoding="utf-8")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterator
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -226,7 +227,8 @@ def render_markdown(report: ScoreReport) -> str:
     ):
         if listed:
             lines += ["", f"<details><summary>{title}</summary>", ""]
-            lines.extend(f"- {_md(line)}" for line in listed)
+            # Sample ids come from logs: no HTML from them reaches a pull-request comment.
+            lines.extend(f"- {_md(html.escape(line, quote=False))}" for line in listed)
             lines += ["", "</details>"]
     return "\n".join(lines) + "\n"
 
