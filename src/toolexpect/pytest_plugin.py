@@ -60,15 +60,15 @@ class _Sources:
         specs = [str(p) for p in config.getoption(_SPECS)] or [str(p) for p in config.getini(_INI_SPECS)]
         logs = [str(p) for p in config.getoption(_LOGS)] or [str(p) for p in config.getini(_INI_LOGS)]
         asked = bool(specs or logs)
-        if not specs or not logs:
-            from toolexpect.settings import SettingsError, find_settings
+        from toolexpect.settings import SettingsError, find_settings
 
-            try:
-                settings = find_settings(config.invocation_params.dir)
-                specs = specs or _absolute(settings, "specs")
-                logs = logs or _absolute(settings, "logs")
-            except SettingsError as error:
-                raise pytest.UsageError(str(error)) from None
+        try:
+            settings = find_settings(config.invocation_params.dir)
+            specs = specs or _absolute(settings, "specs")
+            logs = logs or _absolute(settings, "logs")
+            self.log_format = settings.text("log-format") or "auto"
+        except SettingsError as error:
+            raise pytest.UsageError(str(error)) from None
         if asked and bool(specs) != bool(logs):
             raise pytest.UsageError(
                 "--toolexpect-specs and --toolexpect-log must be given together "
@@ -139,7 +139,8 @@ class _Scores:
         from toolexpect.scoring import score
 
         try:
-            logs = [open_log(p) for p in self.config.stash[_SOURCES_KEY].logs]
+            sources = self.config.stash[_SOURCES_KEY]
+            logs = [open_log(p, sources.log_format) for p in sources.logs]
             report = score(self.specs, self._keep(sample for log in logs for sample in log))
         except LogError as error:
             self.error = "cannot read the recorded log:\n" + render([error.diagnostic], "full")
