@@ -102,6 +102,8 @@ def test_a_flag_without_its_partner_is_a_usage_error(project: pytest.Pytester) -
 def test_log_format_of_tool_toolexpect_is_used(project: pytest.Pytester) -> None:
     """log-format in [tool.toolexpect] forces the format the logs are read in, as for score."""
     project.makepyprojecttoml('[tool.toolexpect]\nlog-format = "anthropic"\n')
-    result = project.runpytest("--toolexpect-specs", "specs", "--toolexpect-log", "runs/berlin.jsonl", "tests")
+    result = project.runpytest(
+        "--toolexpect-specs", "specs", "--toolexpect-log", "runs/berlin.jsonl", "tests"
+    )
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*cannot read the recorded log*", "*R402*"])
