@@ -134,13 +134,17 @@ class _Scores:
         return self._outcomes[(path, case)]
 
     def _score(self) -> None:
+        from toolexpect.inputs import distinct_logs, repeated_case_names
         from toolexpect.logs import LogError, open_log
         from toolexpect.report.diagnostics import render
         from toolexpect.scoring import score
 
         try:
             sources = self.config.stash[_SOURCES_KEY]
-            logs = [open_log(p, sources.log_format) for p in sources.logs]
+            paths, repeated = distinct_logs(sources.logs)
+            names = [(self._shown(spec.path), [c.name for c in spec.cases]) for spec in self.specs]
+            self.summary.extend(f"warning: {w}" for w in [*repeated_case_names(names), *repeated])
+            logs = [open_log(p, sources.log_format) for p in paths]
             report = score(self.specs, self._keep(sample for log in logs for sample in log))
         except LogError as error:
             self.error = "cannot read the recorded log:\n" + render([error.diagnostic], "full")
@@ -152,6 +156,11 @@ class _Scores:
         for unused in report.unused:
             name = "samples without an id" if unused.id is None else f'samples with id "{unused.id}"'
             self.summary.append(f"{unused.count} unused {name} ({unused.reason})")
+
+    def _shown(self, path: str | None) -> str:
+        """A spec file's path as pytest shows it: relative to the root folder when inside it."""
+        found, root = Path(path or ""), self.config.rootpath
+        return str(found.relative_to(root) if found.is_relative_to(root) else found)
 
     def runs(self, case: str) -> list[tuple[ToolCall, ...]]:
         """The calls of the kept runs of a case, in the order they were scored."""

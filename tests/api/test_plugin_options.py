@@ -107,3 +107,19 @@ def test_log_format_of_tool_toolexpect_is_used(project: pytest.Pytester) -> None
     )
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*cannot read the recorded log*", "*R402*"])
+
+
+def test_a_repeated_case_name_and_log_are_warnings(project: pytest.Pytester) -> None:
+    """A case name in two spec files, and one log given twice, are warned about in the summary."""
+    (project.path / "more" / "berlin.expect").write_text(SPEC, encoding="utf-8")
+    result = project.runpytest(
+        "--toolexpect-specs", "specs", "--toolexpect-specs", "more/berlin.expect",
+        "--toolexpect-log", "runs/berlin.jsonl", "--toolexpect-log", "./runs/berlin.jsonl", "tests",
+    )  # fmt: skip
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines(
+        [
+            '*warning: case "berlin" is in both specs/weather.expect and more/berlin.expect*',
+            "*warning: the log ./runs/berlin.jsonl is given twice (as runs/berlin.jsonl); it is read once*",
+        ]
+    )

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import os
 from collections.abc import Callable, Iterator
-from typing import IO, TYPE_CHECKING, NamedTuple, TypeVar
+from typing import IO, TYPE_CHECKING, TypeVar
 
 from toolexpect.cli.common import (
     EXIT_BELOW,
@@ -21,6 +20,7 @@ from toolexpect.cli.common import (
     write_text,
 )
 from toolexpect.diagnostics import Diagnostic, Severity
+from toolexpect.inputs import distinct_logs, repeated_case_names
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.style import Style
 from toolexpect.specfile import SpecFile
@@ -80,8 +80,9 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if not any(spec.cases for spec in specs):
         print(f"toolexpect: no case to score in {', '.join(args.specs)}", file=err)
         return EXIT_USAGE
-    logs = _distinct_logs(args.log)
-    for warning in [*duplicate_cases(files), *logs.warnings]:
+    log_paths, repeated = distinct_logs(args.log)
+    names = [(path, [c.name for c in f.spec.cases]) for path, f in files.items() if f.spec is not None]
+    for warning in [*repeated_case_names(names), *repeated]:
         print(f"toolexpect: warning: {warning}", file=err)
     baseline, readable = _load_baseline(args, err)
     if not readable:
@@ -95,9 +96,9 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     explained = None if every_run else score_report.MAX_RUNS_SHOWN
     try:
         with progress(err, wanted(err, args.quiet)) as track:
-            readers = [open_log(path, args.log_format) for path in logs.paths]
+            readers = [open_log(path, args.log_format) for path in log_paths]
             samples: Iterator[RecordedSample] = chain.from_iterable(
-                track(reader, path) for reader, path in zip(readers, logs.paths, strict=True)
+                track(reader, path) for reader, path in zip(readers, log_paths, strict=True)
             )
             findings: list[object] = []
             if catalogue is None and len(readers) == 1 and args.jobs > 1:
@@ -163,47 +164,6 @@ def _write_report(
         quiet = extras.args.quiet
         _without_gc(lambda: stream.writelines(chunks(report, fmt, style=style, quiet=quiet)))
         stream.write(extras.after_report(fmt, style, err))
-
-
-class _Logs(NamedTuple):
-    """The logs to read, each once, and a warning for each given again."""
-
-    paths: list[str]
-    warnings: list[str]
-
-
-def _distinct_logs(given: list[str]) -> _Logs:
-    """``given`` without the logs named a second time (the same file, once resolved)."""
-    seen: dict[str, str] = {}
-    paths: list[str] = []
-    warnings: list[str] = []
-    for path in given:
-        key = os.path.realpath(path)
-        if key in seen:
-            also = "" if seen[key] == path else f" (as {seen[key]})"
-            warnings.append(f"the log {path} is given twice{also}; it is read once")
-            continue
-        seen[key] = path
-        paths.append(path)
-    return _Logs(paths, warnings)
-
-
-def duplicate_cases(files: dict[str, SpecFile]) -> list[str]:
-    """A warning for each case name found in more than one spec file."""
-    first: dict[str, str] = {}
-    warnings: list[str] = []
-    for path, loaded in files.items():
-        if loaded.spec is None:
-            continue
-        for case in dict.fromkeys(c.name for c in loaded.spec.cases):
-            if case in first:
-                warnings.append(
-                    f'case "{case}" is in both {first[case]} and {path}; the samples with that id '
-                    "are scored against both"
-                )
-            else:
-                first[case] = path
-    return warnings
 
 
 def write_output(path: str, text: str, err: IO[str]) -> bool:
