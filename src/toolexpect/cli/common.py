@@ -175,22 +175,6 @@ def write_text(path: str | os.PathLike[str], text: str) -> str | None:
     return None
 
 
-def _setting(start: Path, key: str) -> tuple[Path, object] | None:
-    """The folder of the nearest pyproject.toml above ``start`` and its ``[tool.toolexpect]``
-    value of ``key`` as written (``None`` when there is no such file, it cannot be read, or
-    lacks the key). Typed settings are read by ``toolexpect.settings`` (see ``defaults.py``)."""
-    from toolexpect.settings import SettingsError, find_settings
-
-    try:
-        found = find_settings(start)
-    except SettingsError:
-        return None
-    value = found.raw(key)
-    if found.path is None or value is None:
-        return None
-    return found.path.parent, value
-
-
 def load_tools(path: str | None, fmt: str, err: IO[str]) -> tuple[object | None, bool]:
     """The catalogue at ``path`` (None when not asked for); False when it cannot be read."""
     if not path:
