@@ -51,7 +51,7 @@ def test_a_terminal_gets_the_progress_display(tmp_path: Path) -> None:
     out, drawn = _score(tmp_path, terminal=True)
     text = drawn.decode("utf-8", "replace")
     assert "scoring run.jsonl" in text
-    assert "600 samples" in text
+    assert "line 600, 600 samples" in text
     assert "\x1b[" in text  # drawn with cursor movements, and erased at the end
     piped_out, _ = _score(tmp_path, terminal=False)
     assert out == piped_out
@@ -67,3 +67,11 @@ def test_quiet_draws_nothing_on_a_terminal(tmp_path: Path) -> None:
     """-q keeps the terminal free of the display too."""
     _, drawn = _score(tmp_path, "-q", terminal=True)
     assert b"scoring" not in drawn
+
+
+def test_with_jobs_the_display_shows_the_work_without_counts(tmp_path: Path) -> None:
+    """-j N: the processes read the log, so the display names the work and counts nothing."""
+    _, drawn = _score(tmp_path, "-j", "2", terminal=True)
+    text = drawn.decode("utf-8", "replace")
+    assert "scoring run.jsonl with up to 2 processes" in text
+    assert "samples" not in text

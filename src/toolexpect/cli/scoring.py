@@ -95,15 +95,16 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     every_run = bool(formats & {"json", "html"}) or args.baseline
     explained = None if every_run else score_report.MAX_RUNS_SHOWN
     try:
-        with progress(err, wanted(err, args.quiet)) as track:
+        with progress(err, wanted(err, args.quiet)) as display:
             readers = [open_log(path, args.log_format) for path in log_paths]
             samples: Iterator[RecordedSample] = chain.from_iterable(
-                track(reader, path) for reader, path in zip(readers, log_paths, strict=True)
+                display.samples(reader, path) for reader, path in zip(readers, log_paths, strict=True)
             )
             findings: list[object] = []
             if catalogue is None and len(readers) == 1 and args.jobs > 1:
                 from toolexpect.jobs import score_log
 
+                display.busy(f"scoring {log_paths[0]} with up to {args.jobs} processes")
                 report, log_diagnostics = _without_gc(
                     lambda: score_log(specs, readers[0], args.jobs, explained=explained)
                 )
