@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from snapshot_support import run_cli
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "snapshot.md"
