@@ -35,9 +35,15 @@ def test_the_update_example_is_the_output(
     monkeypatch.chdir(tmp_path)
     os.mkdir("logs")
     Path("logs/good.jsonl").write_text(_block("jsonl"), encoding="utf-8")
-    assert run_cli(capsys, "snapshot", "logs/good.jsonl", "--ignore-args", "request_id", "--out", "specs/")[0] == 0
+    assert (
+        run_cli(capsys, "snapshot", "logs/good.jsonl", "--ignore-args", "request_id", "--out", "specs/")[0]
+        == 0
+    )
     today = [
-        {"id": "berlin tomorrow", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Berlin", "days": 3}}]},
+        {
+            "id": "berlin tomorrow",
+            "tool_calls": [{"name": "get_weather", "arguments": {"city": "Berlin", "days": 3}}],
+        },
         {"id": "small talk", "tool_calls": []},
     ]
     Path("logs/today.jsonl").write_text("".join(json.dumps(s) + "\n" for s in today), encoding="utf-8")
