@@ -127,7 +127,7 @@ _TABLE: tuple[Code, ...] = (
     Code("S703", "nothing-to-snapshot", Severity.WARNING, "a case whose runs share no call"),
     Code("S704", "sample-without-case", Severity.WARNING, "a sample without an id among samples with ids"),
     Code("S705", "snapshot-fault", Severity.ERROR, "a case that would not read back or pass its runs"),
-    Code("S706", "case-not-rewritable", Severity.WARNING, "a case written outside a case block"),
+    Code("S706", "case-not-rewritable", Severity.WARNING, "a failing case --update cannot rewrite in place"),
 )
 
 CODES: dict[str, Code] = {entry.code: entry for entry in _TABLE}

@@ -197,3 +197,24 @@ def test_samples_without_ids_name_their_case_after_the_log(
     log.write_text('[{"name": "pay", "arguments": {"amount": 10}}]')
     assert run_cli(capsys, "snapshot", log)[1] == 'case "checkout-flow" {\n    expect pay(amount=10)\n}\n'
     assert run_cli(capsys, "snapshot", log, "--name", "pay")[1].startswith('case "pay" {')
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("weather.expect", 'expect get_weather(city="Paris")\n'),
+        ("weather.expect.json", '{"cases": [{"name": "weather", "expect": [{"tool": "get_weather"}]}]}'),
+    ],
+)
+def test_update_leaves_a_case_it_cannot_rewrite_in_place(
+    name: str, text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A failing case outside a block, or in a JSON spec, is reported (S706), not rewritten."""
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    (folder / name).write_text(text)
+    log = write_log(tmp_path / "l.jsonl", [{"id": "weather", "tool_calls": _calls(("get_time", {}))}])
+    code, out, err = run_cli(capsys, "snapshot", log, "--out", folder, "--update", "--force")
+    assert (code, out) == (1, "") and "S706" in err
+    assert (folder / name).read_text() == text
+    assert sorted(p.name for p in folder.iterdir()) == [name]

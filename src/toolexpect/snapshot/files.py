@@ -132,13 +132,15 @@ def plan_update(
                 kept.append(case.name)
                 continue
             span = node.get("span")
-            if node.get("implicit") or not isinstance(span, dict):
+            if loaded.kind != "text" or node.get("implicit") or not isinstance(span, dict):
+                where = "a JSON or YAML spec" if loaded.kind != "text" else "no case block"
                 found.append(
                     make(
                         "S706",
-                        f"case {case.name!r} fails the new runs but is written outside a case "
-                        "block; it is not rewritten",
-                        help=f'put its statements in a block, case "{case.name}" {{ ... }}, and update again',
+                        f"case {case.name!r} fails the new runs but is written in {where}; "
+                        "it is not rewritten",
+                        help=f'write it as a block, case "{case.name}" {{ ... }}, in a .expect file, '
+                        "and update again",
                         path=path,
                     )
                 )
