@@ -55,3 +55,11 @@ def test_the_update_example_is_the_output(
     code, out, _ = run_cli(capsys, *session[2].strip().split()[1:])
     assert code == 0
     assert "days=3" in Path("specs/berlin_tomorrow.expect").read_text(encoding="utf-8")
+
+
+def test_every_snapshot_code_is_documented() -> None:
+    """Each S code of the code table has its row on the page."""
+    from toolexpect.diagnostics import CODES
+
+    text = DOC.read_text(encoding="utf-8")
+    assert [code for code in CODES if code.startswith("S") and f"| `{code}`" not in text] == []
