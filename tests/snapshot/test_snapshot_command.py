@@ -218,3 +218,17 @@ def test_update_leaves_a_case_it_cannot_rewrite_in_place(
     assert (code, out) == (1, "") and "S706" in err
     assert (folder / name).read_text() == text
     assert sorted(p.name for p in folder.iterdir()) == [name]
+
+
+def test_update_keeps_a_byte_order_mark_and_crlf_line_endings(
+    log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A rewritten case takes the file's line endings, and the file keeps its byte order mark."""
+    spec = tmp_path / "w.expect"
+    spec.write_bytes(b'\xef\xbb\xbfcase "berlin" {\r\n    expect get_weather(city="X")\r\n}\r\n')
+    code, _, err = run_cli(capsys, "snapshot", log, "--out", spec, "--update", "--force")
+    assert code == 0, err
+    assert spec.read_bytes() == (
+        b'\xef\xbb\xbfcase "berlin" {\r\n    expect get_weather(city="Berlin", days in [1, 2])\r\n}\r\n\r\n'
+        b'case "small talk" {\r\n    require no tool calls\r\n}\r\n'
+    )

@@ -85,15 +85,18 @@ def plan_write(
 
 def _change(path: str, new: str) -> FileChange:
     try:
-        old: str | None = Path(path).read_text(encoding="utf-8")
+        with open(path, encoding="utf-8", newline="") as stream:
+            old: str | None = stream.read()
     except (OSError, UnicodeDecodeError):
         old = None
     return FileChange(path, old, new)
 
 
 def _offset(lines: list[str], line: int, column: int) -> int:
-    """The character offset of a 1-based (line, column) in the text cut into ``lines``."""
-    return sum(len(text) for text in lines[: line - 1]) + column - 1
+    """The character offset of a 1-based (line, column) in the text cut into ``lines`` (the
+    parser does not count a byte order mark in the columns of the first line)."""
+    bom = line == 1 and bool(lines) and lines[0].startswith("\ufeff")
+    return sum(len(text) for text in lines[: line - 1]) + column - 1 + bom
 
 
 def _fails(case: SnapshotCase, loaded: SpecFile, name: str) -> bool | None:
