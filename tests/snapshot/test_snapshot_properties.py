@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toolexpect.calls import RecordedSample, ToolCall
+from toolexpect.language.format import format_document
 from toolexpect.matching import aggregate, evaluate
 from toolexpect.snapshot import CaseRuns, Options, spec_text, take_snapshot
 from toolexpect.specfile import parse_spec_source
@@ -88,6 +89,20 @@ def test_one_run_is_written_exactly_as_recorded(calls: list[ToolCall]) -> None:
     result = evaluate(case, calls)
     assert result.status == "pass"
     assert result.score in (1.0, None)
+    text = spec_text(snapshot.cases)
+    loaded = parse_spec_source(text, "text")
+    assert loaded.document is not None
+    assert format_document(loaded.document, loaded.comments, blank_lines=True) == text
+
+
+@SETTINGS
+@given(calls=st.lists(CALLS, max_size=4), copies=st.integers(min_value=2, max_value=3))
+def test_identical_runs_give_the_snapshot_of_one_run(calls: list[ToolCall], copies: int) -> None:
+    """Runs that all agree are written as one run would be: no in [...], no pass rate."""
+    run = RecordedSample("case", tuple(calls))
+    one = take_snapshot([CaseRuns("case", (run,))], Options())
+    many = take_snapshot([CaseRuns("case", (run,) * copies)], Options())
+    assert spec_text(many.cases) == spec_text(one.cases)
 
 
 @SETTINGS
