@@ -63,3 +63,14 @@ def test_every_snapshot_code_is_documented() -> None:
 
     text = DOC.read_text(encoding="utf-8")
     assert [code for code in CODES if code.startswith("S") and f"| `{code}`" not in text] == []
+
+
+def test_the_python_example_prints_the_spec(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page's Python example prints the same spec as the command line."""
+    monkeypatch.chdir(tmp_path)
+    os.mkdir("logs")
+    Path("logs/good.jsonl").write_text(_block("jsonl"), encoding="utf-8")
+    exec(compile(_block("python"), str(DOC), "exec"), {})
+    assert capsys.readouterr().out == _block("expect")
