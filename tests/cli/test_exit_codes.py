@@ -68,6 +68,11 @@ CASES = [
     ("diff", ["diff", "pass.json", "pass.json"], 0),
     ("diff", ["diff", "pass.json", "fail.json"], 1),
     ("diff", ["diff", "pass.json", "not-json.txt"], 2),
+    # snapshot: changes to review are what --update checks for (docs/snapshot.md)
+    ("snapshot", ["snapshot", "pass.jsonl"], 0),
+    ("snapshot", ["snapshot", "fail.jsonl", "--out", "ok.expect", "--update"], 1),
+    ("snapshot", ["snapshot", "pass.jsonl", "--out", "ok.expect"], 2),
+    ("snapshot", ["snapshot", "not-json.txt"], 2),
     # calls lists what it finds; it has nothing to find wrong
     ("calls", ["calls", "pass.jsonl"], 0),
     ("calls", ["calls", "not-json.txt"], 2),

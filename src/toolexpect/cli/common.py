@@ -59,7 +59,8 @@ EXIT_CODES = {
     EXIT_FINDINGS: "done, and the command found what it checks for: lint findings, a file "
     "format --check or --diff would change, a failing case or an unreadable log record, a "
     "regression against --baseline (diff: a regression, or with --fail-on any-failure a case "
-    "that does not pass)",
+    "that does not pass), changes snapshot --update shows for review, a case snapshot could "
+    "not write or no case at all",
     EXIT_USAGE: "the command could not do its job: a usage error, a setting of the wrong type, "
     "an invalid spec where one is used (format, compile, score), an unreadable file, no spec "
     "file where one was asked for, no case to score, a report that cannot be written, or a bug",

@@ -27,8 +27,8 @@ def apply_settings(args: argparse.Namespace, settings: Settings) -> None:
         args.tools_format = args.tools_format or settings.text("tools-format") or "auto"
     if command == "lint":
         args.format = args.format or settings.choice("lint-format", _LINT_FORMATS) or "full"
-    if command == "format":
-        args.line_length = args.line_length or settings.whole_number("line-length")
+    if command in ("format", "snapshot") and args.line_length is None:
+        args.line_length = settings.whole_number("line-length")
     if command in ("score", "calls"):
         args.log_format = args.log_format or settings.text("log-format") or "auto"
     if command == "calls":
