@@ -14,7 +14,6 @@ from toolexpect.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
     LOG_FORMAT_NAMES,
-    configured_line_length,
     load_all,
     print_diagnostics,
     report_log_diagnostics,
@@ -108,7 +107,7 @@ def cmd_snapshot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if usage:
         print(f"toolexpect snapshot: {usage}", file=err)
         return EXIT_USAGE
-    width = args.line_length or configured_line_length(Path.cwd()) or LINE_LENGTH
+    width = args.line_length or LINE_LENGTH
     samples: list[RecordedSample] = []
     log_diagnostics: list[Diagnostic] = []
     try:
