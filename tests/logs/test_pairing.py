@@ -199,7 +199,7 @@ def test_pairing_is_read_from_pyproject(
     (tmp_path / "pyproject.toml").write_text('[tool.toolexpect]\npair-by = "name"\n', encoding="utf-8")
     code, _, err = _score_text(capsys, tmp_path, "--log", str(PAIRING / "by_file"))
     assert code == 2
-    assert "pair-by is one of id, question, file, not 'name'" in err
+    assert "[tool.toolexpect] pair-by must be one of id, question, file, not 'name'" in err
 
 
 def test_calls_shows_the_runs_of_a_pairing(capsys: pytest.CaptureFixture[str]) -> None:
