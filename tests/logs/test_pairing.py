@@ -1,6 +1,6 @@
 """Pairing recorded runs with cases: by id, by question, by file, by a named field.
 
-The fixtures under ``tests/fixtures/logs/pairing`` were made with the OpenAI SDK (see
+The fixtures under ``tests/fixtures/pairing`` were made with the OpenAI SDK (see
 ``make_chat_runs.py``): a three-turn agent per case, saved per turn as users save it.
 """
 
@@ -22,7 +22,7 @@ from toolexpect.pairing import PairingOptions, field_path, pair_runs
 from toolexpect.pairing.facts import trace_id
 from toolexpect.scoring import score
 
-PAIRING = FIXTURES / "pairing"
+PAIRING = FIXTURES.parent / "pairing"
 
 SPEC = """
 case "berlin tomorrow" {
@@ -395,3 +395,13 @@ def test_the_question_is_read_from_each_providers_request(record: dict[str, Any]
     from toolexpect.pairing.facts import facts_of
 
     assert facts_of(record, None).question == "Rain in Oslo?"
+
+
+def test_snapshot_names_its_cases_through_pairing(capsys: pytest.CaptureFixture[str]) -> None:
+    """``snapshot --case-from`` writes one case per conversation, named by the field, with the
+    calls of all its records."""
+    assert main(["snapshot", "--case-from", "metadata.case", str(PAIRING / "conversations.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert out.count("case ") == 3
+    assert 'case "lisbon weekend" {\n    expect get_weather(city="Lisbon")\n' in out
+    assert '    expect send_summary(to="ops@example.com", city="Lisbon")\n}' in out

@@ -18,7 +18,7 @@ from logs_support import FIXTURES
 from toolexpect.cli import main
 from toolexpect.logs import LogError, log_paths, open_log, open_logs, samples_from_value
 
-PAIRING = FIXTURES / "pairing"
+PAIRING = FIXTURES.parent / "pairing"
 SAMPLES = [
     {"id": "a", "tool_calls": [{"name": "get_weather", "arguments": {"city": "Berlin"}}]},
     {"id": "b", "tool_calls": [{"name": "send_summary", "arguments": {"to": "ops@example.com"}}]},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import secrets
@@ -28,6 +29,7 @@ __all__ = [
     "LOG_FORMAT_NAMES",
     "TOOLS_FORMAT_NAMES",
     "UNREADABLE",
+    "add_pairing_arguments",
     "load_all",
     "load_tools",
     "no_spec_files",
@@ -207,3 +209,20 @@ def report_pairing_diagnostics(diagnostics: Sequence[Diagnostic], err: IO[str]) 
     """Print what pairing runs with cases found, with its help line, on standard error."""
     if diagnostics:
         print(diagnostic_report.render(diagnostics, "full", style=Style.of(err)), file=err)
+
+
+def add_pairing_arguments(command: argparse.ArgumentParser) -> None:
+    """``--pair-by`` and ``--case-from``: how recorded runs pair with cases (docs/logs.md)."""
+    command.add_argument(
+        "--pair-by",
+        choices=("id", "question", "file"),
+        metavar="{id,question,file}",
+        help="pair runs with cases by their id (the default), the cases' question, or the log "
+        "file's name (default: pair-by in [tool.toolexpect])",
+    )
+    command.add_argument(
+        "--case-from",
+        metavar="PATH",
+        help="pair each record with the case named by this field (metadata.case or "
+        "/metadata/case; default: case-from in [tool.toolexpect])",
+    )

@@ -7,7 +7,13 @@ import sys
 from collections.abc import Callable
 
 from toolexpect import __version__
-from toolexpect.cli.common import EXIT_USAGE, FAIL_ON, LOG_FORMAT_NAMES, TOOLS_FORMAT_NAMES
+from toolexpect.cli.common import (
+    EXIT_USAGE,
+    FAIL_ON,
+    LOG_FORMAT_NAMES,
+    TOOLS_FORMAT_NAMES,
+    add_pairing_arguments,
+)
 from toolexpect.cli.snapshot import add_snapshot_parser
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.diff import FORMATS as DIFF_FORMATS
@@ -90,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help=f"log format: auto (the default) or one of {LOG_FORMAT_NAMES}",
     )
-    _pairing_arguments(score)
+    add_pairing_arguments(score)
     score.add_argument(
         "--format",
         choices=SCORE_FORMATS,
@@ -178,27 +184,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help=f"log format: auto (the default) or one of {LOG_FORMAT_NAMES}",
     )
-    _pairing_arguments(calls)
+    add_pairing_arguments(calls)
     calls.add_argument("--format", choices=("table", "json"), default="table", help="output format")
     add_snapshot_parser(commands)
     return parser
 
-
-def _pairing_arguments(command: argparse.ArgumentParser) -> None:
-    """``--pair-by`` and ``--case-from``: how recorded runs pair with cases (docs/logs.md)."""
-    command.add_argument(
-        "--pair-by",
-        choices=("id", "question", "file"),
-        metavar="{id,question,file}",
-        help="pair runs with cases by their id (the default), the cases' question, or the log "
-        "file's name (default: pair-by in [tool.toolexpect])",
-    )
-    command.add_argument(
-        "--case-from",
-        metavar="PATH",
-        help="pair each record with the case named by this field (metadata.case or "
-        "/metadata/case; default: case-from in [tool.toolexpect])",
-    )
 
 
 def _at_least_one(what: str) -> Callable[[str], int]:
