@@ -170,6 +170,15 @@ def check(document: dict[str, Any], locate: Locate, repeats: Sequence[Repeat] = 
     ``repeats`` are what the reader found written twice where the document holds one.
     """
     found: list[Diagnostic] = list(_repeat_checks(repeats))
+    if not document["cases"]:
+        found.append(
+            make(
+                "L310",
+                "this spec holds no case, so it checks nothing",
+                _at(locate, ("cases",)) or Span.point(1, 1),
+                help='write an expect statement, or a case block: case "name" { expect tool(...) }',
+            )
+        )
     names: dict[str, int] = {}
     for case_index, case in enumerate(document["cases"]):
         path: PathKey = ("cases", case_index)
