@@ -10,6 +10,7 @@ error anywhere still wins.
 from __future__ import annotations
 
 import builtins
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from lark import Token, Transformer
@@ -24,6 +25,13 @@ __all__ = ["DOCUMENT_VERSION", "ToDocument", "assemble"]
 
 DOCUMENT_VERSION = 1
 """The version of the canonical document format that this parser writes."""
+
+
+_PATTERN_HELP = (
+    'in a pattern, write a raw string, where a backslash is itself: r"\\d+"; '
+    'or double each backslash: "\\\\d+"'
+)
+"""The help of a bad escape in a regular expression (``~ "\\d+"``)."""
 
 
 def _string(token: Token) -> str:
@@ -176,6 +184,12 @@ class ToDocument(Transformer[Token, list[Any]]):
     def cmp(self, children: builtins.list[Token]) -> Token:
         return children[0]
 
+    def below(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
+    def at_least(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
     def list(self, children: builtins.list[Any]) -> _Value:
         items: builtins.list[Any] = []
         partial = False
@@ -230,7 +244,13 @@ class ToDocument(Transformer[Token, list[Any]]):
         first = children[0]
         node: dict[str, Any] = {"tool": _name(first)}
         if len(children) > 3:
-            node["args"] = [c for c in children[2:-1] if type(c) is dict]
+            args: builtins.list[dict[str, Any]] = []
+            for child in children[2:-1]:
+                if type(child) is dict:
+                    args.append(child)
+                elif type(child) is tuple:  # a range: its two bounds
+                    args.extend(child)
+            node["args"] = args
         node["span"] = _span(first, children[-1])
         return node
 
@@ -286,8 +306,31 @@ class ToDocument(Transformer[Token, list[Any]]):
     def arg_regex(self, children: builtins.list[Any]) -> dict[str, Any]:
         argname, _, pattern = children
         node = self._named(argname, "regex")
-        node["pattern"] = _string(pattern)
+        try:
+            node["pattern"] = decode_string(pattern)
+        except Problem as bad:
+            _problem(pattern.start_pos or 0, replace(bad.diagnostic, help=_PATTERN_HELP))
+            node["pattern"] = ""
         return self._close(node, argname, pattern)
+
+    def arg_ne(self, children: builtins.list[Any]) -> dict[str, Any]:
+        argname, _, value = children
+        node = self._named(argname, "ne")
+        node["value"] = value.value if type(value) is _Value else _value(value)
+        return self._close(node, argname, value)
+
+    def arg_range(self, children: builtins.list[Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        low, low_op, argname, high_op, high = children
+        span = _span(low, high)
+        lower = self._named(argname, ">=" if low_op.type == "LE" else ">")
+        lower["value"] = _number(low)
+        upper = self._named(argname, str(high_op))
+        upper["value"] = _number(high)
+        for node in (lower, upper):
+            if len(argname) > 1:
+                node["optional"] = True
+            node["span"] = dict(span)
+        return (lower, upper)
 
     def arg_cmp(self, children: builtins.list[Any]) -> dict[str, Any]:
         argname, operator, number = children
@@ -331,9 +374,13 @@ class ToDocument(Transformer[Token, list[Any]]):
 
     @staticmethod
     def _threshold(kind: str, children: builtins.list[Token]) -> _Statement:
-        first, number = children[0], children[-1]
+        first, operator, number = children[0], children[-2], children[-1]
         span = _span(first, number)
-        return _Statement("require", {"kind": kind, "threshold": _number(number), "span": span}, span)
+        node: dict[str, Any] = {"kind": kind, "threshold": _number(number)}
+        if operator.type == "GT":  # ">=" is the default, left out of the document
+            node["op"] = ">"
+        node["span"] = span
+        return _Statement("require", node, span)
 
     def require_accuracy(self, children: builtins.list[Token]) -> _Statement:
         return self._threshold("accuracy", children)

@@ -13,6 +13,7 @@ from typing import Any
 
 from toolexpect.calls import ToolCall
 from toolexpect.matching import CaseResult, Failure, NearMiss, RunResult, source_call
+from toolexpect.matching.explain import unread_arguments
 from toolexpect.model import Case, Expectation, PartialObject
 
 __all__ = ["explain_case", "explain_run", "render_call", "render_expectation"]
@@ -74,7 +75,9 @@ def _near_miss(miss: NearMiss, calls: Sequence[ToolCall] | None, case: Case) -> 
         head += f" (paired with expected {other})"
     lines = [head]
     if not miss.valid_json:
-        lines.append("        arguments are not valid JSON")
+        raw = unread_arguments(calls[miss.call]) if calls is not None and miss.call < len(calls) else ""
+        lines.append(f"        arguments could not be read (not valid JSON): {raw}".rstrip())
+        return lines
     for report in miss.args:
         if report.holds:
             continue
