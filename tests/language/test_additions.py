@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from language_support import run_cli, typed
 
 from toolexpect import specfile
 from toolexpect.calls import ToolCall
@@ -18,8 +19,6 @@ from toolexpect.language.parse import parse_text
 from toolexpect.matching import evaluate, source_call
 from toolexpect.model import from_document
 from toolexpect.report.explain import explain_run
-
-from language_support import run_cli, typed
 
 SPEC = """\
 case "trip" {

@@ -31,17 +31,21 @@ LINES = [
 def _reference(raw: bytes) -> tuple[bool, object]:
     try:
         return True, json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return False, (exc.msg, exc.colno)
     except ValueError as exc:
-        return False, str(exc)
+        return False, (str(exc), 1)
 
 
 def test_each_line_reads_as_json_loads_reads_it(tmp_path: Path) -> None:
-    """Values of good lines equal json.loads; bad lines are R401 with json's own message."""
+    """Values of good lines equal json.loads; bad lines are R401 with json's reason, at the
+    line and column of the log where json stopped."""
     log = tmp_path / "log.jsonl"
     log.write_bytes(b"".join(line if line.endswith(b"\n") else line + b"\n" for line in LINES))
     ctx = Context(str(log))
     records = dict(read_lines(str(log), ctx))
     messages = {d.span.line if d.span else None: d.message for d in ctx.diagnostics}
+    columns = {d.span.line if d.span else None: d.span.column if d.span else None for d in ctx.diagnostics}
     for number, raw in enumerate(LINES, 1):
         ok, expected = _reference(raw)
         if ok:
@@ -49,8 +53,11 @@ def test_each_line_reads_as_json_loads_reads_it(tmp_path: Path) -> None:
             assert json.dumps(records[number]) == json.dumps(expected)
         else:
             assert number not in records
+            reason, column = expected  # type: ignore[misc]
             assert "is not valid JSON" in messages[number]
-            assert str(expected)[:40] in messages[number]
+            assert str(reason)[:40] in messages[number]
+            assert "line 1 column" not in messages[number]  # json's own place, not the log's
+            assert columns[number] == column
 
 
 def test_invalid_utf8_in_a_line_is_a_fatal_error(tmp_path: Path) -> None:
