@@ -95,6 +95,62 @@ def _span(first: Token, last: Any) -> dict[str, int]:
     }
 
 
+class _Items:
+    """The values of a list while lark reads it, each decoded as it is reduced."""
+
+    __slots__ = ("partial", "values")
+
+    def __init__(self) -> None:
+        self.values: list[Any] = []
+        self.partial = False
+
+    def add(self, item: Any) -> None:
+        """Add a value child: a scalar's token, or a list or object built already."""
+        if type(item) is _Value:
+            self.partial = self.partial or item.partial
+            self.values.append(item.value)
+        else:
+            self.values.append(_value(item))
+
+
+class _Members:
+    """The members of an object while lark reads it, each value decoded as it is reduced.
+
+    A key written twice keeps its last value in its first place, as in JSON, and is noted
+    for lint; ``rest`` is the ``...`` member; ``nested`` holds the keys whose (last) value
+    holds a partial object.
+    """
+
+    __slots__ = ("first", "nested", "rest", "values")
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+        self.first: dict[str, Token] = {}
+        self.nested: set[str] = set()
+        self.rest = False
+
+    @property
+    def partial(self) -> bool:
+        """True when a value of the object holds a partial object."""
+        return bool(self.nested)
+
+    def add(self, member: Any) -> None:
+        """Add a member: ``(key, value child, key token)`` or the ``...`` mark."""
+        if member is _REST:
+            self.rest = True
+            return
+        key, value, token = member
+        if key in self.first:  # the last value is kept, as in JSON; lint reports the repeat
+            _repeat(Repeat("key", key, span_of(token), span_of(self.first[key])))
+        else:
+            self.first[key] = token
+        if type(value) is _Value and value.partial:
+            self.nested.add(key)
+        else:
+            self.nested.discard(key)
+        self.values[key] = value.value if type(value) is _Value else _value(value)
+
+
 class _Statement(NamedTuple):
     """A statement while its case is built: its kind, payload and span."""
 
@@ -190,44 +246,44 @@ class ToDocument(Transformer[Token, list[Any]]):
     def at_least(self, children: builtins.list[Token]) -> Token:
         return children[0]
 
+    # A list, an object or an argument list is folded as lark reduces each item of it
+    # (``items: items COMMA value``), so that only values are kept, never the tokens.
+    def items_first(self, children: builtins.list[Any]) -> _Items:
+        items = _Items()
+        items.add(children[0])
+        return items
+
+    def items_more(self, children: builtins.list[Any]) -> _Items:
+        items: _Items = children[0]
+        items.add(children[2])
+        return items
+
     def list(self, children: builtins.list[Any]) -> _Value:
-        items: builtins.list[Any] = []
-        partial = False
-        for child in children[1:-1:2]:
-            if type(child) is _Value:
-                partial = partial or child.partial
-                items.append(child.value)
-            else:
-                items.append(_value(child))
-        return _Value(items, partial, children[0], children[-1])
+        folded = children[1] if len(children) > 2 else None
+        if folded is None:
+            return _Value([], False, children[0], children[-1])
+        return _Value(folded.values, folded.partial, children[0], children[-1])
+
+    def members_first(self, children: builtins.list[Any]) -> _Members:
+        members = _Members()
+        members.add(children[0])
+        return members
+
+    def members_more(self, children: builtins.list[Any]) -> _Members:
+        members: _Members = children[0]
+        members.add(children[2])
+        return members
 
     def object(self, children: builtins.list[Any]) -> _Value:
-        members: dict[str, Any] = {}
-        first: dict[str, Token] = {}
-        rest = False
-        for member in children[1:-1:2]:
-            if member is _REST:
-                rest = True
-                continue
-            key, value, token = member
-            if key in first:  # the last value is kept, as in JSON; lint reports the repeat
-                _repeat(Repeat("key", key, span_of(token), span_of(first[key])))
-            else:
-                first[key] = token
-            members[key] = value
-        result: dict[str, Any] = {}
-        nested = False
-        for key, value in members.items():
-            if type(value) is _Value:
-                nested = nested or value.partial
-                result[key] = value.value
-            else:
-                result[key] = _value(value)
-        if rest:
+        folded: _Members | None = children[1] if len(children) > 2 else None
+        if folded is None:
+            return _Value({}, False, children[0], children[-1])
+        result = folded.values
+        if folded.rest:
             return _Value({"$partial": result}, True, children[0], children[-1])
         if len(result) == 1 and next(iter(result)) in ("$partial", "$literal"):
-            return _Value({"$literal": result}, nested, children[0], children[-1])
-        return _Value(result, nested, children[0], children[-1])
+            return _Value({"$literal": result}, folded.partial, children[0], children[-1])
+        return _Value(result, folded.partial, children[0], children[-1])
 
     def pair(self, children: builtins.list[Any]) -> tuple[str, Any, Token]:
         key = children[0]
@@ -240,17 +296,23 @@ class ToDocument(Transformer[Token, list[Any]]):
     def argname(self, children: builtins.list[Token]) -> builtins.list[Token]:
         return children
 
+    def args_first(self, children: builtins.list[Any]) -> builtins.list[dict[str, Any]]:
+        return self.args_more([[], None, children[0]])
+
+    def args_more(self, children: builtins.list[Any]) -> builtins.list[dict[str, Any]]:
+        args: builtins.list[dict[str, Any]] = children[0]
+        arg = children[2]
+        if type(arg) is tuple:  # a range: its two bounds
+            args.extend(arg)
+        else:
+            args.append(arg)
+        return args
+
     def call(self, children: builtins.list[Any]) -> dict[str, Any]:
         first = children[0]
         node: dict[str, Any] = {"tool": _name(first)}
         if len(children) > 3:
-            args: builtins.list[dict[str, Any]] = []
-            for child in children[2:-1]:
-                if type(child) is dict:
-                    args.append(child)
-                elif type(child) is tuple:  # a range: its two bounds
-                    args.extend(child)
-            node["args"] = args
+            node["args"] = children[2]
         node["span"] = _span(first, children[-1])
         return node
 
