@@ -125,7 +125,7 @@ class _Members:
 
     def __init__(self) -> None:
         self.values: dict[str, Any] = {}
-        self.first: dict[str, Token] = {}
+        self.first: dict[str, Span] = {}  # spans, not tokens: a long object keeps no token
         self.nested: set[str] = set()
         self.rest = False
 
@@ -141,9 +141,9 @@ class _Members:
             return
         key, value, token = member
         if key in self.first:  # the last value is kept, as in JSON; lint reports the repeat
-            _repeat(Repeat("key", key, span_of(token), span_of(self.first[key])))
+            _repeat(Repeat("key", key, span_of(token), self.first[key]))
         else:
-            self.first[key] = token
+            self.first[key] = span_of(token)
         if type(value) is _Value and value.partial:
             self.nested.add(key)
         else:
