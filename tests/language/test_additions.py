@@ -146,3 +146,14 @@ def test_scoring_an_empty_spec_is_a_usage_error(tmp_path: Path, capsys: pytest.C
     assert code == 2
     assert "L310" in err
     assert "0 passed" not in out
+
+
+def test_expectations_made_in_python_are_explained_whatever_they_hold() -> None:
+    """An expectation from the Python API with a value no spec can hold (NaN, an infinity, a
+    literal "$partial" key) is still quoted, as reports show such values."""
+    from toolexpect import ToolCallAccuracyEvaluator
+    from toolexpect.api import Sample
+
+    expected = ToolCall("t", {"x": float("nan"), "y": {"$partial": 1}, "z": [float("-inf")]})
+    evaluation = ToolCallAccuracyEvaluator().evaluate(Sample([expected], [ToolCall("t", {"x": 1})]))
+    assert 't(x=NaN, y={"$partial": 1}, z=[-Infinity]): not matched' in evaluation.explanation

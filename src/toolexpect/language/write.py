@@ -53,13 +53,19 @@ def _requirements() -> dict[str, str]:
 
 
 def write_number(value: int | float) -> str:
-    """A number as the language writes it: an ``int`` without a fraction, a float by ``repr``."""
+    """A number as the language writes it: an ``int`` without a fraction, a float by ``repr``.
+
+    NaN and the infinities, which no spec holds (the readers refuse them) but an expectation
+    made in Python may, are shown as reports show them: ``NaN``, ``Infinity``, ``-Infinity``.
+    """
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    if math.isnan(value) or math.isinf(value):
-        raise ValueError(f"{value} cannot be written in a spec")
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
     return repr(value)
 
 
