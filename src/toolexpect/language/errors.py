@@ -90,9 +90,10 @@ def _found(token: Token) -> str:
 @functools.cache
 def _require_forms() -> tuple[str, ...]:
     """Each form of the ``require`` statement, written out as an example."""
-    example = {"number": _EXAMPLE_NUMBER, "at_least": ">="}
-    forms = spellings("require_stmt").values()
-    return tuple(" ".join(example.get(word, word) for word in words) for words in forms)
+    return tuple(
+        " ".join(_EXAMPLE_NUMBER if word == "number" else word for word in words)
+        for words in spellings("require_stmt").values()
+    )
 
 
 def _help_for(expected: set[str], token: Token) -> str | None:

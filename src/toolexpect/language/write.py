@@ -19,7 +19,7 @@ import math
 import re
 from typing import Any
 
-from toolexpect.language.grammar import literal, spellings, terminal_regexp
+from toolexpect.language.grammar import choices, literal, spellings, terminal_regexp
 
 __all__ = [
     "argument_groups",
@@ -45,9 +45,13 @@ def _bare_name() -> re.Pattern[str]:
 def _requirements() -> dict[str, str]:
     """How each kind of requirement is written, by its kind: ``{op}`` and ``{number}`` stand
     for its comparison and threshold."""
-    fill = {"number": "{number}", "at_least": "{op}"}
+    operators = set(choices("at_least"))
+
+    def fill(word: str) -> str:
+        return "{number}" if word == "number" else "{op}" if word in operators else word
+
     return {
-        alias.removeprefix("require_"): " ".join(fill.get(word, word) for word in words)
+        alias.removeprefix("require_"): " ".join(fill(word) for word in words)
         for alias, words in spellings("require_stmt").items()
     }
 
