@@ -128,7 +128,9 @@ def describe(matcher: ArgMatcher) -> str:
     elif op is Op.IN:
         text = "one of " + render_value(list(matcher.values))
     elif op is Op.REGEX:
-        text = "a match for ~ " + render_value(matcher.pattern)
+        from toolexpect.language.write import write_pattern  # as format writes it (r"\d+")
+
+        text = "a match for ~ " + write_pattern(matcher.pattern)
     elif op is Op.APPROX:
         text = f"{render_value(matcher.value)} +- {render_value(matcher.tolerance)}"
     elif op is Op.ABSENT:
