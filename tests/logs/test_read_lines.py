@@ -32,7 +32,8 @@ def _reference(raw: bytes) -> tuple[bool, object]:
     try:
         return True, json.loads(raw)
     except json.JSONDecodeError as exc:
-        return False, (exc.msg, exc.colno)
+        # The place in the log's line: json's own offset, a cut record just after its end.
+        return False, (exc.msg, min(exc.pos, len(raw.decode().rstrip("\r\n"))) + 1)
     except ValueError as exc:
         return False, (str(exc), 1)
 
@@ -88,3 +89,15 @@ def test_a_utf16_looking_line_is_decoded_as_json_loads_does(tmp_path: Path) -> N
             assert ctx.diagnostics
             continue
         assert list(read_lines(str(log), ctx)) == [(1, expected)]
+
+
+def test_r401_points_at_the_place_in_the_log_line(tmp_path: Path) -> None:
+    """R401 names the line and the column of the log where the record stops being JSON, after a
+    server-sent-event prefix too, and never json's own "line 1 column N"."""
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(b'{"a": 1}\n{"a": 1 "b": 2}\ndata: {"a": 1 "b"}\n{"cut": \n')
+    ctx = Context(str(log))
+    list(read_lines(str(log), ctx))
+    places = [(d.span.line, d.span.column) for d in ctx.diagnostics if d.span is not None]
+    assert places == [(2, 9), (3, 15), (4, 9)]
+    assert all("line 1 column" not in d.message for d in ctx.diagnostics)

@@ -195,7 +195,9 @@ def _json_error(exc: BaseException, line: bytes, body: bytes) -> tuple[str, int]
         return _short(exc), 1
     offset = max(line.find(body), 0)
     before = line[:offset].decode("utf-8", "replace").lstrip("\ufeff")
-    return exc.msg, len(before) + exc.colno
+    # json counts its own lines; a record ends at the line's end (a cut record: just after it).
+    content = len(body.decode("utf-8", "replace").rstrip("\r\n"))
+    return exc.msg, len(before) + min(exc.pos, content) + 1
 
 
 def _short(exc: BaseException) -> str:
