@@ -157,3 +157,18 @@ def test_expectations_made_in_python_are_explained_whatever_they_hold() -> None:
     expected = ToolCall("t", {"x": float("nan"), "y": {"$partial": 1}, "z": [float("-inf")]})
     evaluation = ToolCallAccuracyEvaluator().evaluate(Sample([expected], [ToolCall("t", {"x": 1})]))
     assert 't(x=NaN, y={"$partial": 1}, z=[-Infinity]): not matched' in evaluation.explanation
+
+
+def test_recorded_calls_are_shown_as_a_spec_would_expect_them() -> None:
+    """A recorded call in an explanation is written by the same writer: names quoted where a
+    bare word cannot spell them, an object with a "$partial" key kept literal."""
+    from toolexpect.report.explain import render_call
+
+    shown = render_call(ToolCall("天気", {"都市": "東京", "m": {"$partial": {"a": 1}}}))
+    assert shown == '"天気"("都市"="東京", m={"$partial": {"a": 1}})'
+    assert without_spans(_document(f"expect {shown}\n"))["cases"][0]["expect"][0]["args"][1] == {
+        "name": "m",
+        "op": "eq",
+        "value": {"$literal": {"$partial": {"a": 1}}},
+    }
+    assert render_call(ToolCall("t", {})) == "t()"
