@@ -1,4 +1,4 @@
-"""The command line: ``toolexpect lint | format | score | diff | calls | compile | schema``.
+"""The command line: ``toolexpect lint | format | score | diff | calls | snapshot | compile | schema``.
 
 ``main(argv)`` returns the exit code; nothing outside this package prints or exits. The
 parser is in ``parser.py``, the commands on specs in ``specs.py``, those on recorded runs in
@@ -16,6 +16,7 @@ from typing import IO
 from toolexpect.cli.common import EXIT_OK, EXIT_USAGE, LOG_FORMAT_NAMES, TOOLS_FORMAT_NAMES
 from toolexpect.cli.parser import build_parser
 from toolexpect.cli.scoring import cmd_calls, cmd_diff, cmd_score
+from toolexpect.cli.snapshot import cmd_snapshot
 from toolexpect.cli.specs import cmd_compile, cmd_format, cmd_lint, cmd_schema
 from toolexpect.report.style import fit_stream
 
@@ -26,6 +27,7 @@ _COMMANDS = {
     "score": cmd_score,
     "diff": cmd_diff,
     "calls": cmd_calls,
+    "snapshot": cmd_snapshot,
     "lint": cmd_lint,
     "format": cmd_format,
     "compile": cmd_compile,

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from toolexpect import __version__
 from toolexpect.cli.common import EXIT_USAGE, FAIL_ON, LOG_FORMAT_NAMES, TOOLS_FORMAT_NAMES
+from toolexpect.cli.snapshot import add_snapshot_parser
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.diff import FORMATS as DIFF_FORMATS
 
@@ -136,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"log format: auto (the default) or one of {LOG_FORMAT_NAMES}",
     )
     calls.add_argument("--format", choices=("table", "json"), default="table", help="output format")
+    add_snapshot_parser(commands)
     return parser
 
 
