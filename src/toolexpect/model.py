@@ -190,7 +190,7 @@ def arg_to_json(matcher: ArgMatcher) -> dict[str, Any]:
     op = matcher.op
     node: dict[str, Any] = {"name": matcher.name, "op": op.value}
     if op is Op.IN:
-        node["values"] = [_copy_json(v) for v in matcher.values]
+        node["values"] = [pattern_to_json(cast(Pattern, v)) for v in matcher.values]
     elif op is Op.REGEX:
         node["pattern"] = matcher.pattern
     elif op is not Op.ANY and op is not Op.ABSENT:

@@ -19,7 +19,18 @@ from toolexpect.diagnostics import Span, make
 from toolexpect.document import Repeat
 from toolexpect.language.context import problem as _problem
 from toolexpect.language.context import repeat as _repeat
-from toolexpect.language.strings import Problem, decode_number, decode_string, span_of
+from toolexpect.language.pieces import (
+    REST,
+    Items,
+    Members,
+    Value,
+    name_of,
+    number_of,
+    span_between,
+    string_of,
+    value_of,
+)
+from toolexpect.language.strings import Problem, decode_string
 
 __all__ = ["DOCUMENT_VERSION", "ToDocument", "assemble"]
 
@@ -32,123 +43,6 @@ _PATTERN_HELP = (
     'or double each backslash: "\\\\d+"'
 )
 """The help of a bad escape in a regular expression (``~ "\\d+"``)."""
-
-
-def _string(token: Token) -> str:
-    try:
-        return decode_string(token)
-    except Problem as bad:
-        _problem(token.start_pos or 0, bad.diagnostic)
-        return ""
-
-
-def _number(token: Token) -> int | float:
-    try:
-        return decode_number(token)
-    except Problem as bad:
-        _problem(token.start_pos or 0, bad.diagnostic)
-        return 0
-
-
-def _name(token: Token) -> str:
-    """A tool, argument or case name: a bare NAME, or a STRING for names nothing else spells."""
-    return _string(token) if token.type == "STRING" else str(token)
-
-
-class _Value(NamedTuple):
-    """A list or object value while the document is built; ``partial`` when it holds ``...``.
-
-    ``start`` and ``end`` are its brackets; the span of an argument that ends with it ends at ``end``.
-    """
-
-    value: Any
-    partial: bool
-    start: Token
-    end: Token
-
-
-_REST = object()
-_CONSTANTS: dict[str, Any] = {"TRUE": True, "FALSE": False, "NULL": None}
-
-
-def _value(item: Any) -> Any:
-    """The JSON value of a value child: a token of a scalar, or a list or object built already."""
-    if type(item) is _Value:
-        return item.value
-    kind = item.type
-    if kind == "STRING":
-        return _string(item)
-    if kind == "NUMBER":
-        return _number(item)
-    return _CONSTANTS[kind]
-
-
-def _span(first: Token, last: Any) -> dict[str, int]:
-    """From the start of ``first`` to the end of ``last``: a token, or a value's closing bracket."""
-    if type(last) is _Value:
-        last = last.end
-    return {
-        "line": first.line or 1,
-        "column": first.column or 1,
-        "end_line": last.end_line or 1,
-        "end_column": last.end_column or 1,
-    }
-
-
-class _Items:
-    """The values of a list while lark reads it, each decoded as it is reduced."""
-
-    __slots__ = ("partial", "values")
-
-    def __init__(self) -> None:
-        self.values: list[Any] = []
-        self.partial = False
-
-    def add(self, item: Any) -> None:
-        """Add a value child: a scalar's token, or a list or object built already."""
-        if type(item) is _Value:
-            self.partial = self.partial or item.partial
-            self.values.append(item.value)
-        else:
-            self.values.append(_value(item))
-
-
-class _Members:
-    """The members of an object while lark reads it, each value decoded as it is reduced.
-
-    A key written twice keeps its last value in its first place, as in JSON, and is noted
-    for lint; ``rest`` is the ``...`` member; ``nested`` holds the keys whose (last) value
-    holds a partial object.
-    """
-
-    __slots__ = ("first", "nested", "rest", "values")
-
-    def __init__(self) -> None:
-        self.values: dict[str, Any] = {}
-        self.first: dict[str, Span] = {}  # spans, not tokens: a long object keeps no token
-        self.nested: set[str] = set()
-        self.rest = False
-
-    @property
-    def partial(self) -> bool:
-        """True when a value of the object holds a partial object."""
-        return bool(self.nested)
-
-    def add(self, member: Any) -> None:
-        """Add a member: ``(key, value child, key token)`` or the ``...`` mark."""
-        if member is _REST:
-            self.rest = True
-            return
-        key, value, token = member
-        if key in self.first:  # the last value is kept, as in JSON; lint reports the repeat
-            _repeat(Repeat("key", key, span_of(token), self.first[key]))
-        else:
-            self.first[key] = span_of(token)
-        if type(value) is _Value and value.partial:
-            self.nested.add(key)
-        else:
-            self.nested.discard(key)
-        self.values[key] = value.value if type(value) is _Value else _value(value)
 
 
 class _Statement(NamedTuple):
@@ -248,49 +142,49 @@ class ToDocument(Transformer[Token, list[Any]]):
 
     # A list, an object or an argument list is folded as lark reduces each item of it
     # (``items: items COMMA value``), so that only values are kept, never the tokens.
-    def items_first(self, children: builtins.list[Any]) -> _Items:
-        items = _Items()
+    def items_first(self, children: builtins.list[Any]) -> Items:
+        items = Items()
         items.add(children[0])
         return items
 
-    def items_more(self, children: builtins.list[Any]) -> _Items:
-        items: _Items = children[0]
+    def items_more(self, children: builtins.list[Any]) -> Items:
+        items: Items = children[0]
         items.add(children[2])
         return items
 
-    def list(self, children: builtins.list[Any]) -> _Value:
+    def list(self, children: builtins.list[Any]) -> Value:
         folded = children[1] if len(children) > 2 else None
         if folded is None:
-            return _Value([], False, children[0], children[-1])
-        return _Value(folded.values, folded.partial, children[0], children[-1])
+            return Value([], False, children[0], children[-1])
+        return Value(folded.values, folded.partial, children[0], children[-1])
 
-    def members_first(self, children: builtins.list[Any]) -> _Members:
-        members = _Members()
+    def members_first(self, children: builtins.list[Any]) -> Members:
+        members = Members()
         members.add(children[0])
         return members
 
-    def members_more(self, children: builtins.list[Any]) -> _Members:
-        members: _Members = children[0]
+    def members_more(self, children: builtins.list[Any]) -> Members:
+        members: Members = children[0]
         members.add(children[2])
         return members
 
-    def object(self, children: builtins.list[Any]) -> _Value:
-        folded: _Members | None = children[1] if len(children) > 2 else None
+    def object(self, children: builtins.list[Any]) -> Value:
+        folded: Members | None = children[1] if len(children) > 2 else None
         if folded is None:
-            return _Value({}, False, children[0], children[-1])
+            return Value({}, False, children[0], children[-1])
         result = folded.values
         if folded.rest:
-            return _Value({"$partial": result}, True, children[0], children[-1])
+            return Value({"$partial": result}, True, children[0], children[-1])
         if len(result) == 1 and next(iter(result)) in ("$partial", "$literal"):
-            return _Value({"$literal": result}, folded.partial, children[0], children[-1])
-        return _Value(result, folded.partial, children[0], children[-1])
+            return Value({"$literal": result}, folded.partial, children[0], children[-1])
+        return Value(result, folded.partial, children[0], children[-1])
 
     def pair(self, children: builtins.list[Any]) -> tuple[str, Any, Token]:
         key = children[0]
-        return (_string(key) if key.type == "STRING" else str(key), children[2], key)
+        return (string_of(key) if key.type == "STRING" else str(key), children[2], key)
 
     def rest(self, _children: builtins.list[Token]) -> builtins.object:
-        return _REST
+        return REST
 
     # -- calls and arguments -----------------------------------------------------------
     def argname(self, children: builtins.list[Token]) -> builtins.list[Token]:
@@ -310,32 +204,32 @@ class ToDocument(Transformer[Token, list[Any]]):
 
     def call(self, children: builtins.list[Any]) -> dict[str, Any]:
         first = children[0]
-        node: dict[str, Any] = {"tool": _name(first)}
+        node: dict[str, Any] = {"tool": name_of(first)}
         if len(children) > 3:
             node["args"] = children[2]
-        node["span"] = _span(first, children[-1])
+        node["span"] = span_between(first, children[-1])
         return node
 
     @staticmethod
     def _named(argname: builtins.list[Token], op: str) -> dict[str, Any]:
-        return {"name": _name(argname[0]), "op": op}
+        return {"name": name_of(argname[0]), "op": op}
 
     @staticmethod
     def _close(node: dict[str, Any], argname: builtins.list[Token], last: Any) -> dict[str, Any]:
         if len(argname) > 1:
             node["optional"] = True
-        node["span"] = _span(argname[0], last)
+        node["span"] = span_between(argname[0], last)
         return node
 
     def arg_eq(self, children: builtins.list[Any]) -> dict[str, Any]:
         argname, _, value = children
         node = self._named(argname, "eq")
-        if type(value) is _Value:
+        if type(value) is Value:
             if value.partial:
                 node["op"] = "partial"
             node["value"] = value.value
         else:
-            node["value"] = _value(value)
+            node["value"] = value_of(value)
         return self._close(node, argname, value)
 
     def arg_any(self, children: builtins.list[Any]) -> dict[str, Any]:
@@ -378,16 +272,16 @@ class ToDocument(Transformer[Token, list[Any]]):
     def arg_ne(self, children: builtins.list[Any]) -> dict[str, Any]:
         argname, _, value = children
         node = self._named(argname, "ne")
-        node["value"] = value.value if type(value) is _Value else _value(value)
+        node["value"] = value.value if type(value) is Value else value_of(value)
         return self._close(node, argname, value)
 
     def arg_range(self, children: builtins.list[Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         low, low_op, argname, high_op, high = children
-        span = _span(low, high)
+        span = span_between(low, high)
         lower = self._named(argname, ">=" if low_op.type == "LE" else ">")
-        lower["value"] = _number(low)
+        lower["value"] = number_of(low)
         upper = self._named(argname, str(high_op))
-        upper["value"] = _number(high)
+        upper["value"] = number_of(high)
         for node in (lower, upper):
             if len(argname) > 1:
                 node["optional"] = True
@@ -397,19 +291,19 @@ class ToDocument(Transformer[Token, list[Any]]):
     def arg_cmp(self, children: builtins.list[Any]) -> dict[str, Any]:
         argname, operator, number = children
         node = self._named(argname, str(operator))
-        node["value"] = _number(number)
+        node["value"] = number_of(number)
         return self._close(node, argname, number)
 
     def arg_approx(self, children: builtins.list[Any]) -> dict[str, Any]:
         argname, _, centre, _, tolerance = children
         node = self._named(argname, "approx")
-        node["value"] = _number(centre)
-        node["tolerance"] = _number(tolerance)
+        node["value"] = number_of(centre)
+        node["tolerance"] = number_of(tolerance)
         return self._close(node, argname, tolerance)
 
     def arg_absent(self, children: builtins.list[Token]) -> dict[str, Any]:
         word, name = children
-        return {"name": _name(name), "op": "absent", "span": _span(word, name)}
+        return {"name": name_of(name), "op": "absent", "span": span_between(word, name)}
 
     # -- statements and cases ----------------------------------------------------------
     @staticmethod
@@ -432,13 +326,13 @@ class ToDocument(Transformer[Token, list[Any]]):
 
     def question_stmt(self, children: builtins.list[Token]) -> _Statement:
         first, text = children
-        return _Statement("question", _string(text), _span(first, text))
+        return _Statement("question", string_of(text), span_between(first, text))
 
     @staticmethod
     def _threshold(kind: str, children: builtins.list[Token]) -> _Statement:
         first, operator, number = children[0], children[-2], children[-1]
-        span = _span(first, number)
-        node: dict[str, Any] = {"kind": kind, "threshold": _number(number)}
+        span = span_between(first, number)
+        node: dict[str, Any] = {"kind": kind, "threshold": number_of(number)}
         if operator.type == "GT":  # ">=" is the default, left out of the document
             node["op"] = ">"
         node["span"] = span
@@ -452,7 +346,7 @@ class ToDocument(Transformer[Token, list[Any]]):
 
     @staticmethod
     def _flag(kind: str, children: builtins.list[Token]) -> _Statement:
-        span = _span(children[0], children[-1])
+        span = span_between(children[0], children[-1])
         return _Statement("require", {"kind": kind, "span": span}, span)
 
     def require_no_unexpected_calls(self, children: builtins.list[Token]) -> _Statement:
@@ -465,7 +359,7 @@ class ToDocument(Transformer[Token, list[Any]]):
         return self._flag("order", children)
 
     def case(self, children: builtins.list[Any]) -> dict[str, Any]:
-        case = _new_case(_name(children[1]), _span(children[0], children[-1]))
+        case = _new_case(name_of(children[1]), span_between(children[0], children[-1]))
         for child in children[3:-1]:
             if type(child) is _Statement:
                 _add(case, child)
