@@ -117,8 +117,10 @@ def _help_for(expected: set[str], token: Token) -> str | None:
         if token.type == "TILDE":
             return 'match a pattern with "~" alone: name ~ "regex"'
         return 'compare with one "=": name="value"'
-    if token.type in ("RPAR", "RSQB") and not expected & {"RPAR", "RSQB", "COMMA"}:
+    if token.type in ("RPAR", "RSQB") and expected & {"_NL", "$END"} and not expected & {"RPAR", "RSQB"}:
         return f'remove this "{word}": it closes nothing'
+    if {"LE", "LT"} <= expected and "GE" not in expected:
+        return "a range is written from low to high with both bounds: 1 <= x <= 9; for one bound write x >= 1"
     if "STRING" in expected and "NAME" not in expected and token.type in ("NAME", "KEY"):
         return f'quote text: "{word}"'
     if {"EQUAL", "TILDE", "IN"} <= expected:
