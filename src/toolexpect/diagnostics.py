@@ -102,6 +102,7 @@ _TABLE: tuple[Code, ...] = (
     Code("L307", "empty-range", Severity.ERROR, "a matcher that no value can satisfy"),
     Code("L308", "repeated-statement", Severity.ERROR, "a statement a case holds once, written twice"),
     Code("L309", "duplicate-key", Severity.ERROR, "one key written twice in an object"),
+    Code("L310", "no-cases", Severity.ERROR, "a spec without any case"),
     # R: recorded logs
     Code("R400", "unreadable-log", Severity.ERROR, "a log file that cannot be read"),
     Code("R401", "malformed-record", Severity.ERROR, "a log line or record that is not valid JSON"),

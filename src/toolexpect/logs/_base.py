@@ -76,17 +76,21 @@ class Context:
     path: str | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def span(self, line: int | None) -> Span | None:
-        """A point span at the start of ``line``."""
-        return Span.point(line, 1) if line is not None else None
+    def span(self, line: int | None, column: int = 1) -> Span | None:
+        """A point span at ``column`` (the start, by default) of ``line``."""
+        return Span.point(line, column) if line is not None else None
 
-    def report(self, code: str, message: str, line: int | None, help: str | None = None) -> None:
+    def report(
+        self, code: str, message: str, line: int | None, help: str | None = None, *, column: int = 1
+    ) -> None:
         """Record a non-fatal finding."""
-        self.diagnostics.append(make(code, message, self.span(line), help=help, path=self.path))
+        self.diagnostics.append(make(code, message, self.span(line, column), help=help, path=self.path))
 
-    def fatal(self, code: str, message: str, line: int | None, help: str | None = None) -> LogError:
+    def fatal(
+        self, code: str, message: str, line: int | None, help: str | None = None, *, column: int = 1
+    ) -> LogError:
         """An error to raise for a log that cannot be read."""
-        return LogError(make(code, message, self.span(line), help=help, path=self.path))
+        return LogError(make(code, message, self.span(line, column), help=help, path=self.path))
 
     def call(
         self,
