@@ -172,3 +172,19 @@ def test_recorded_calls_are_shown_as_a_spec_would_expect_them() -> None:
         "value": {"$literal": {"$partial": {"a": 1}}},
     }
     assert render_call(ToolCall("t", {})) == "t()"
+
+
+def test_a_missing_argument_of_a_range_is_reported_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both conditions of ``1 <= d <= 9`` fail when ``d`` is absent: the message says so once."""
+    spec = tmp_path / "range.expect"
+    spec.write_text('case "c" {\n    expect t(1 <= d <= 9)\n}\n', encoding="utf-8")
+    log = tmp_path / "run.jsonl"
+    log.write_text('{"id": "c", "tool_calls": [{"name": "t", "arguments": {"e": 1}}]}\n', encoding="utf-8")
+    code, out, _ = run_cli(capsys, "score", str(spec), "--log", str(log))
+    assert code == 1
+    assert out.count("d: missing") == 1, out
+    case = from_document(_document("expect t(1 <= d <= 9)\n")).cases[0]
+    message = evaluate(case, [ToolCall("t", {"e": 1})]).failures[-1].message
+    assert message.endswith("closest call #1: d: missing"), message

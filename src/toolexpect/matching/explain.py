@@ -28,6 +28,7 @@ __all__ = [
     "Findings",
     "Wording",
     "explain",
+    "failing_messages",
     "source_call",
     "unread_arguments",
     "wording",
@@ -283,7 +284,7 @@ def _unmatched(
                     f"read (not valid JSON): {unread_arguments(calls[best.call])}"
                 )
             else:
-                wrong = "; ".join(a.message for a in best.args if not a.holds)
+                wrong = "; ".join(failing_messages(best))
                 message = f"{source} not matched; closest call #{best.call + 1}: {wrong}"
         failures.append(Failure("unmatched", message, expectation.span, details))
     return failures
@@ -314,6 +315,12 @@ def _closest(
         paired = paired_with.get(position)
         result.append(NearMiss(position, -negative, len(checks), paired, call.valid_json, reports))
     return tuple(result)
+
+
+def failing_messages(miss: NearMiss) -> list[str]:
+    """The messages of a near miss's failing arguments, each once: the conditions of one
+    argument (``1 <= d <= 9``) all say ``d: missing`` when it is absent."""
+    return list(dict.fromkeys(a.message for a in miss.args if not a.holds))
 
 
 def unread_arguments(call: ToolCall) -> str:
