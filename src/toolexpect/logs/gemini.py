@@ -153,9 +153,9 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             merged: list[list[ToolCall | None]] = []
             for chunk in value:
                 _merge(merged, _candidates(chunk, ctx, line))
-            sid = next((first(c, "responseId", "response_id") for c in value), None)
+            stream_id = next((first(c, "responseId", "response_id") for c in value), None)
             for calls in merged:
-                yield ctx.sample(sid, calls, line)
+                yield ctx.sample(stream_id, calls, line)
             continue
         if not isinstance(value, dict):
             if isinstance(value, list) and _has_fc(value):
