@@ -16,6 +16,11 @@ by time; a trace takes them only when its spans recorded no model calls. Calls a
 from ``execute_tool`` spans (``gen_ai.tool.name``, ``gen_ai.tool.call.arguments``,
 ``gen_ai.tool.call.id``). A call seen twice counts once, by call id; ``execute_tool``
 spans without a call id are used only when the trace has no model-span calls.
+OpenInference attributes (``llm.output_messages.<i>.message.tool_calls.<j>.tool_call.*`` on
+``LLM`` spans, ``TOOL`` spans with ``tool.name``) are read as the last form of model-span calls
+and as tool spans (see :mod:`toolexpect.logs.openinference`). A trace whose model spans hold
+no message content at all (instrumentations record it only when asked to) and no tool span
+gives an R411 warning naming the setting that turns content capture on; its sample is kept.
 Typed attribute values are decoded (``intValue`` given as a decimal string becomes an int).
 Files hold one OTLP request, or one per line (the collector's file exporter); a plain
 span list (``{"name", "context", "attributes": {...}}`` as the Python SDK prints) also reads.
@@ -29,6 +34,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from toolexpect.calls import RecordedSample, ToolCall
+from toolexpect.logs import openinference
 from toolexpect.logs._base import Context, Record
 
 __all__ = ["NAME", "attribute_value", "read", "sniff"]
@@ -274,6 +280,74 @@ def _span_calls(
         _model_calls(attrs, ctx, line)
         or _event_calls(events, ctx, line)
         or _flat_calls(attrs, ctx, line)
+        or openinference.model_calls(attrs, ctx, line)
+    )
+
+
+_CONTENT_KEYS = (
+    "gen_ai.output.messages",
+    "gen_ai.input.messages",
+    "gen_ai.completion.",
+    "gen_ai.prompt.",
+    "llm.output_messages.",
+    "llm.input_messages.",
+    "output.value",
+    "input.value",
+)
+_MODEL_OPERATIONS = ("chat", "text_completion", "generate_content")
+
+
+def _is_model_span(attrs: dict[str, Any]) -> bool:
+    return (
+        attrs.get("gen_ai.operation.name") in _MODEL_OPERATIONS
+        or attrs.get("openinference.span.kind") == "LLM"
+    )
+
+
+def _event_content(attrs: dict[str, Any]) -> bool:
+    """Whether an event records message content: text, or a call's arguments."""
+    if "gen_ai.event.content" in attrs or "gen_ai.output.messages" in attrs:
+        return True
+    body = attrs.get("body")
+    message = attrs.get("message", body.get("message") if isinstance(body, dict) else None)
+    if isinstance(message, str):
+        return bool(message)
+    if not isinstance(message, dict):
+        return False
+    if message.get("content") is not None:
+        return True
+    tool_calls = message.get("tool_calls")
+    return any(
+        isinstance(item, dict) and isinstance(item.get("function"), dict) and "arguments" in item["function"]
+        for item in (tool_calls if isinstance(tool_calls, list) else [])
+    )
+
+
+def _without_content(trace: _Trace) -> int:
+    """How many model spans the trace has when none of its spans and events records content
+    (else 0)."""
+    models = 0
+    for _start_ns, _seq, _line, attrs, events in trace.spans:
+        if any(key.startswith(_CONTENT_KEYS) for key in attrs):
+            return 0
+        if any(_event_content(event) for _name, event in events):
+            return 0
+        models += _is_model_span(attrs)
+    if any(_event_content(event) for _when, _seq, _line, (_name, event) in trace.logs):
+        return 0
+    return models
+
+
+def _content_warning(trace_id: str, models: int, ctx: Context, line: int | None) -> None:
+    spans = "span" if models == 1 else "spans"
+    ctx.report(
+        "R411",
+        f"trace {trace_id or '(no id)'}: its {models} model {spans} record no message content, "
+        "so the calls the model made cannot be read",
+        line,
+        help="turn content capture on and record again: "
+        "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true for the OpenTelemetry GenAI "
+        "instrumentations (TRACELOOP_TRACE_CONTENT=true for OpenLLMetry)",
     )
 
 
@@ -309,6 +383,8 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
                     attrs.get("gen_ai.tool.call.id"),
                     line,
                 )
+            elif openinference.is_tool_span(attrs):
+                tool = openinference.tool_call(attrs, ctx, line)
             per_span.append((_span_calls(attrs, events, ctx, line), tool))
         has_model = any(c is not None for model, _ in per_span for c in model)
         if not has_model and trace.logs:
@@ -327,4 +403,7 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             # id it can only be told apart when no model span recorded calls.
             if tool is not None and (tool.id is not None or not has_model):
                 calls.append(tool)
+        models = _without_content(trace) if not any(tool for _, tool in per_span) else 0
+        if models:
+            _content_warning(trace_id, models, ctx, trace.line)
         yield ctx.sample(trace_id or None, calls, trace.line)
