@@ -11,7 +11,8 @@ no calls. Any response wrapped with an id (``{"id"|"custom_id"|"case"|"key", "re
 "message"|"output": ...}``) reads the same, with the ``contents`` of a ``request`` beside it
 as history, their calls first (a call id seen twice counts once). A request or conversation
 (``{"contents": [...]}``) yields the model turns' calls, and so does one ``Content``
-(``{"role": "model", "parts": [...]}``).
+(``{"role": "model", "parts": [...]}``), and a list of ``FunctionCall`` s
+(``response.function_calls``).
 """
 
 from __future__ import annotations
@@ -43,6 +44,26 @@ def _has_fc(contents: Any) -> bool:
     )
 
 
+_FUNCTION_CALL_KEYS = frozenset(
+    {"id", "name", "args", "partial_args", "partialArgs", "will_continue", "willContinue"}
+)
+
+
+def _is_function_calls(value: Any) -> bool:
+    """A list of ``FunctionCall`` s (``response.function_calls``)."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(
+            isinstance(v, dict)
+            and isinstance(v.get("name"), str)
+            and "args" in v
+            and v.keys() <= _FUNCTION_CALL_KEYS
+            for v in value
+        )
+    )
+
+
 def _is_chunks(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(_is_response(v) for v in value)
 
@@ -69,7 +90,7 @@ def _wrapped(value: Any) -> Envelope | None:
 def sniff(value: Any) -> bool:
     """A GenerateContentResponse or a stream's array of them, a batch line or any wrapper
     of one, a failed batch line, a ``Content`` or ``contents`` with calls."""
-    if _is_response(value) or _is_chunks(value):
+    if _is_response(value) or _is_chunks(value) or _is_function_calls(value):
         return True
     if isinstance(value, dict):
         if _wrapped(value) is not None:
@@ -156,6 +177,9 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             stream_id = next((first(c, "responseId", "response_id") for c in value), None)
             for calls in merged:
                 yield ctx.sample(stream_id, calls, line)
+            continue
+        if _is_function_calls(value):
+            yield ctx.sample(None, parts_calls([{"functionCall": v} for v in value], ctx, line), line)
             continue
         if not isinstance(value, dict):
             if isinstance(value, list) and _has_fc(value):

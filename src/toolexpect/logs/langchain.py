@@ -13,7 +13,8 @@ Streamed ``AIMessageChunk`` records (one ``dumpd`` or dump per chunk) are merged
 ``id`` as LangChain's chunk addition does: ``tool_call_chunks`` of one ``index`` are joined,
 their ``name`` and ``args`` text concatenated, the first ``id`` kept; the joined arguments are
 then decoded. One sample per message, given when a chunk says it is the last
-(``chunk_position: "last"``) or at the end of the log.
+(``chunk_position: "last"``) or at the end of the log. A message's ``tool_calls`` list
+(``{"name", "args", "id", "type": "tool_call"}`` dicts) is one sample.
 """
 
 from __future__ import annotations
@@ -74,9 +75,19 @@ def _is_message(value: Any) -> bool:
     return isinstance(value.get("role"), str) and "content" in value and "type" not in value
 
 
+def _is_tool_calls(value: Any) -> bool:
+    """A list of LangChain ``ToolCall`` dicts (``message.tool_calls``)."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(v, dict) and v.get("type") == "tool_call" and "name" in v for v in value)
+    )
+
+
 def sniff(value: Any) -> bool:
-    """An AI message dump, a list of message dumps, or ``{"messages": [...]}`` of them."""
-    if ai_fields(value) is not None and _is_message(value):
+    """An AI message dump, a list of message dumps, or ``{"messages": [...]}`` of them, or
+    a message's ``tool_calls``."""
+    if (ai_fields(value) is not None and _is_message(value)) or _is_tool_calls(value):
         return True
     if isinstance(value, dict) and isinstance(value.get("messages"), list):
         value = value["messages"]
@@ -183,6 +194,9 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             stream.add(chunk, line)
             if chunk.get("chunk_position") == "last":
                 yield streams.pop(key).sample(ctx)
+            continue
+        if _is_tool_calls(value):
+            yield ctx.sample(None, message_calls({"type": "ai", "tool_calls": value}, ctx, line), line)
             continue
         if isinstance(value, dict) and isinstance(value.get("messages"), list):
             sid = value.get("id")
