@@ -74,7 +74,7 @@ def _is_failed(value: Any) -> bool:
         isinstance(value, dict)
         and isinstance(value.get("error"), dict)
         and ("key" in value or isinstance(value.get("metadata"), dict))
-        and "response" not in value
+        and value.get("response") is None
     )
 
 
@@ -144,7 +144,7 @@ def _merge(into: list[list[ToolCall | None]], cands: list[list[ToolCall | None]]
 
 def _failed(value: dict[str, Any], ctx: Context, line: int | None) -> RecordedSample:
     metadata = value.get("metadata")
-    sid = value.get("key", metadata.get("key") if isinstance(metadata, dict) else None)
+    sid = value["key"] if "key" in value else metadata.get("key") if isinstance(metadata, dict) else None
     error = value["error"]
     detail = error.get("message") or error.get("status")
     ctx.report(
