@@ -339,10 +339,10 @@ def _without_content(trace: _Trace) -> int:
 
 
 def _content_warning(trace_id: str, models: int, ctx: Context, line: int | None) -> None:
-    spans = "span" if models == 1 else "spans"
+    spans = "span records" if models == 1 else "spans record"
     ctx.report(
         "R411",
-        f"trace {trace_id or '(no id)'}: its {models} model {spans} record no message content, "
+        f"trace {trace_id or '(no id)'}: its {models} model {spans} no message content, "
         "so the calls the model made cannot be read",
         line,
         help="turn content capture on and record again: "
