@@ -159,8 +159,9 @@ def _envelope_samples(wrapped: Envelope, ctx: Context, line: int | None) -> list
     history = conversation_calls(messages, ctx, line) if isinstance(messages, list) else []
     sid = wrapped.id if wrapped.id is not None else wrapped.payload.get("id")
     return [
-        ctx.sample(sid, [*history, *sample.calls], line)
-        for sample in completion_samples(wrapped.payload, ctx, line)
+        ctx.sample(sid, [*history, *calls_from_message(choice.get("message"), ctx, line)], line)
+        for choice in wrapped.payload.get("choices") or []
+        if isinstance(choice, dict)
     ]
 
 
