@@ -20,7 +20,8 @@ OpenInference attributes (``llm.output_messages.<i>.message.tool_calls.<j>.tool_
 ``LLM`` spans, ``TOOL`` spans with ``tool.name``) are read as the last form of model-span calls
 and as tool spans (see :mod:`toolexpect.logs.openinference`). A trace whose model spans hold
 no message content at all (instrumentations record it only when asked to) and no tool span
-gives an R411 warning naming the setting that turns content capture on; its sample is kept.
+gives an R411 warning naming the setting that turns content capture on; its sample is kept
+(see :mod:`toolexpect.logs.otel_content`).
 Typed attribute values are decoded (``intValue`` given as a decimal string becomes an int).
 Files hold one OTLP request, or one per line (the collector's file exporter); a plain
 span list (``{"name", "context", "attributes": {...}}`` as the Python SDK prints) also reads.
@@ -36,6 +37,7 @@ from typing import Any
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.logs import openinference
 from toolexpect.logs._base import Context, Record
+from toolexpect.logs.otel_content import Event, warn_without_content
 
 __all__ = ["NAME", "attribute_value", "read", "sniff"]
 
@@ -112,10 +114,6 @@ def _start(span: dict[str, Any]) -> int:
         return int(raw) if raw is not None and not isinstance(raw, bool) else 0
     except (TypeError, ValueError):
         return 0
-
-
-Event = tuple[str, dict[str, Any]]
-"""A span event or log event: its name and its decoded attributes (a log's body as ``body``)."""
 
 
 class _Trace:
@@ -284,73 +282,6 @@ def _span_calls(
     )
 
 
-_CONTENT_KEYS = (
-    "gen_ai.output.messages",
-    "gen_ai.input.messages",
-    "gen_ai.completion.",
-    "gen_ai.prompt.",
-    "llm.output_messages.",
-    "llm.input_messages.",
-    "output.value",
-    "input.value",
-)
-_MODEL_OPERATIONS = ("chat", "text_completion", "generate_content")
-
-
-def _is_model_span(attrs: dict[str, Any]) -> bool:
-    return (
-        attrs.get("gen_ai.operation.name") in _MODEL_OPERATIONS
-        or attrs.get("openinference.span.kind") == "LLM"
-    )
-
-
-def _event_content(attrs: dict[str, Any]) -> bool:
-    """Whether an event records message content: text, or a call's arguments."""
-    if "gen_ai.event.content" in attrs or "gen_ai.output.messages" in attrs:
-        return True
-    body = attrs.get("body")
-    message = attrs.get("message", body.get("message") if isinstance(body, dict) else None)
-    if isinstance(message, str):
-        return bool(message)
-    if not isinstance(message, dict):
-        return False
-    if message.get("content") is not None:
-        return True
-    tool_calls = message.get("tool_calls")
-    return any(
-        isinstance(item, dict) and isinstance(item.get("function"), dict) and "arguments" in item["function"]
-        for item in (tool_calls if isinstance(tool_calls, list) else [])
-    )
-
-
-def _without_content(trace: _Trace) -> int:
-    """How many model spans the trace has when none of its spans and events records content
-    (else 0)."""
-    models = 0
-    for _start_ns, _seq, _line, attrs, events in trace.spans:
-        if any(key.startswith(_CONTENT_KEYS) for key in attrs):
-            return 0
-        if any(_event_content(event) for _name, event in events):
-            return 0
-        models += _is_model_span(attrs)
-    if any(_event_content(event) for _when, _seq, _line, (_name, event) in trace.logs):
-        return 0
-    return models
-
-
-def _content_warning(trace_id: str, models: int, ctx: Context, line: int | None) -> None:
-    spans = "span records" if models == 1 else "spans record"
-    ctx.report(
-        "R411",
-        f"trace {trace_id or '(no id)'}: its {models} model {spans} no message content, "
-        "so the calls the model made cannot be read",
-        line,
-        help="turn content capture on and record again: "
-        "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true for the OpenTelemetry GenAI "
-        "instrumentations (TRACELOOP_TRACE_CONTENT=true for OpenLLMetry)",
-    )
-
-
 def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
     """One sample per trace id, in order of first appearance."""
     traces: dict[str, _Trace] = {}
@@ -403,7 +334,8 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             # id it can only be told apart when no model span recorded calls.
             if tool is not None and (tool.id is not None or not has_model):
                 calls.append(tool)
-        models = _without_content(trace) if not any(tool for _, tool in per_span) else 0
-        if models:
-            _content_warning(trace_id, models, ctx, trace.line)
+        if not any(tool for _, tool in per_span):
+            spans = [(attrs, events) for _start_ns, _seq, _line, attrs, events in trace.spans]
+            logs = [event for _when, _seq, _line, event in trace.logs]
+            warn_without_content(trace_id, spans, logs, ctx, trace.line)
         yield ctx.sample(trace_id or None, calls, trace.line)
