@@ -6,6 +6,7 @@ beside it with the real client SDK (see ``tests/fixtures/README.md``).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from logs_support import FIXTURES, call, read, summary
@@ -217,6 +218,24 @@ def test_trace_without_content_warns_how_to_capture_it() -> None:
     [warning] = reader.diagnostics
     assert warning.code == "R411" and warning.severity.value == "warning"
     assert "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true" in (warning.help or "")
+
+
+def test_choice_log_events_without_arguments_warn(tmp_path: Path) -> None:
+    """``gen_ai.choice`` log events naming calls without arguments (capture off) warn too."""
+    function = {"kvlistValue": {"values": [{"key": "name", "value": {"stringValue": "get_weather"}}]}}
+    item = {
+        "kvlistValue": {
+            "values": [{"key": "id", "value": {"stringValue": "c1"}}, {"key": "function", "value": function}]
+        }
+    }
+    calls = {"key": "tool_calls", "value": {"arrayValue": {"values": [item]}}}
+    body = {"kvlistValue": {"values": [{"key": "message", "value": {"kvlistValue": {"values": [calls]}}}]}}
+    record = {"traceId": "ee09", "eventName": "gen_ai.choice", "timeUnixNano": "1", "body": body}
+    path = tmp_path / "logs.jsonl"
+    path.write_text(json.dumps({"resourceLogs": [{"scopeLogs": [{"logRecords": [record]}]}]}) + "\n")
+    reader = open_log(path)
+    assert summary(list(reader)) == [("ee09", [call("get_weather", {}, "c1")])]
+    assert [d.code for d in reader.diagnostics] == ["R411"]
 
 
 def test_existing_traces_with_content_do_not_warn() -> None:

@@ -3,9 +3,10 @@
 GenAI instrumentations record the messages a model received and produced only when content
 capture is on; without it a model span holds the model, the finish reasons and the token
 counts, and no call can be read from it. A trace whose model spans (``gen_ai.operation.name``
-``chat``, ``text_completion`` or ``generate_content``, or an OpenInference ``LLM`` span) hold
-no content at all, in attributes, span events or log events, gets an R411 warning that says
-how to turn capture on.
+``chat``, ``text_completion`` or ``generate_content``, or an OpenInference ``LLM`` span) and
+``gen_ai.choice`` log events hold no content at all (a choice's calls named without their
+arguments, as the OpenAI instrumentation logs them then), gets an R411 warning that says how
+to turn capture on.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ def _event_content(attrs: dict[str, Any]) -> bool:
     if "gen_ai.event.content" in attrs or "gen_ai.output.messages" in attrs:
         return True
     body = attrs.get("body")
+    if isinstance(body, str) and body:
+        return True  # content given as text (read, or reported, by the reader)
     message = attrs.get("message", body.get("message") if isinstance(body, dict) else None)
     if isinstance(message, str):
         return bool(message)
@@ -72,8 +75,10 @@ def _models_without_content(spans: Iterable[Span], logs: Iterable[Event]) -> int
         if any(_event_content(event) for _name, event in events):
             return 0
         models += _is_model_span(attrs)
-    if any(_event_content(event) for _name, event in logs):
-        return 0
+    for name, event in logs:
+        if _event_content(event):
+            return 0
+        models += name == "gen_ai.choice"
     return models
 
 
@@ -88,11 +93,11 @@ def warn_without_content(
     models = _models_without_content(spans, logs)
     if not models:
         return
-    spans_text = "span records" if models == 1 else "spans record"
+    records = "record" if models == 1 else "records"
     ctx.report(
         "R411",
-        f"trace {trace_id or '(no id)'}: its {models} model {spans_text} no message content, "
-        "so the calls the model made cannot be read",
+        f"trace {trace_id or '(no id)'} holds no message content ({models} model {records}: "
+        "spans or gen_ai.choice events), so the calls the model made cannot be read in full",
         line,
         help="turn content capture on and record again: "
         "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true for the OpenTelemetry GenAI "
