@@ -13,6 +13,7 @@ from typing import Any
 import anthropic.types
 import mcp.types
 import openai.types.chat
+import openai.types.responses
 import pytest
 from google.genai import types as genai
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
@@ -36,6 +37,9 @@ def named(calls: list[ToolCall]) -> list[tuple[str, dict[str, Any], str | None]]
 
 COMPLETION = openai.types.chat.ChatCompletion.model_validate(
     record("envelopes/openai_chat_request_response.jsonl", 1)["response"]
+)
+RESPONSE = openai.types.responses.Response.model_validate(
+    record("envelopes/openai_responses_request_response.jsonl")["response"]
 )
 MESSAGE = anthropic.types.Message.model_validate(
     record("envelopes/anthropic_request_response.jsonl")["response"]
@@ -81,6 +85,7 @@ CASES: list[tuple[str, Any, list[tuple[str, dict[str, Any], str | None]]]] = [
         },
         MAIL,
     ),
+    ("openai responses Response", RESPONSE, [("send_email", {"to": "ops@example.com"}, "call_r2")]),
     ("anthropic message", MESSAGE, BERLIN),
     ("anthropic content", MESSAGE.content, BERLIN),
     ("anthropic tool_use block", MESSAGE.content[0], BERLIN),

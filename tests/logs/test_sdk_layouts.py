@@ -112,6 +112,7 @@ def test_id_wrappers_for_every_provider() -> None:
             [("berlin tomorrow", "get_weather"), ("paris then mail", "send_email")],
         ),
         "envelopes/gemini_wrapped.jsonl": ("gemini", [("paris then mail", "send_email")]),
+        "envelopes/openai_responses_wrapped.jsonl": ("openai-responses", [("paris then mail", "send_email")]),
     }
     for path, (fmt, samples) in expected.items():
         found, read_samples, codes = read(path)
