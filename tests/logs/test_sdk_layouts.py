@@ -320,3 +320,31 @@ def test_anthropic_helper_stream_events_read_quietly() -> None:
         ("msg_01Stream", [call("get_weather", {"city": "Berlin", "days": 1}, "toolu_s1")])
     ]
     assert codes == []
+
+
+# --- any wrapper around any provider object -------------------------------------------------
+
+_BARE = {
+    "openai-chat": "openai-chat/completion_parallel.json",
+    "anthropic": "anthropic/message.json",
+    "gemini": "gemini/response.json",
+    "openai-responses": "openai-responses/response.json",
+}
+
+
+def test_every_wrapper_reads_like_the_bare_object(tmp_path: Path) -> None:
+    """Each id field beside each payload field gives the bare object's calls, named by the id."""
+    for fmt, relpath in _BARE.items():
+        bare = json.loads((FIXTURES / relpath).read_text(encoding="utf-8"))
+        _, plain, plain_codes = read(relpath)
+        for id_key in ("id", "custom_id", "case", "key"):
+            for payload_key in ("response", "message", "output"):
+                path = tmp_path / f"{fmt}-{id_key}-{payload_key}.jsonl"
+                path.write_text(json.dumps({id_key: "my case", payload_key: bare, "latency_ms": 3}) + "\n")
+                reader = open_log(path)
+                samples = list(reader)
+                where = (fmt, id_key, payload_key)
+                assert reader.format == fmt, where
+                assert [s.id for s in samples] == ["my case"] * len(plain), where
+                assert [s.calls for s in samples] == [s.calls for s in plain], where
+                assert [d.code for d in reader.diagnostics] == plain_codes, where
