@@ -91,7 +91,7 @@ def write(out: Path) -> int:
             jobs[f"compile-{path.stem}"] = ["compile", f"specs/{path.name}"]
         jobs["schema"] = ["schema"]
         for path in sorted((work / "logs").rglob("*")):
-            if path.is_file() and path.suffix != ".py":  # the scripts that make fixtures are no logs
+            if path.is_file():
                 rel = path.relative_to(work).as_posix()
                 jobs[f"calls-{rel.replace('/', '_')}"] = ["calls", rel, "--format", "json"]
         for name, args in jobs.items():

@@ -36,13 +36,13 @@ def named(calls: list[ToolCall]) -> list[tuple[str, dict[str, Any], str | None]]
 
 
 COMPLETION = openai.types.chat.ChatCompletion.model_validate(
-    record("envelopes/openai_chat_request_response.jsonl", 1)["response"]
+    record("openai-chat/request_response.jsonl", 1)["response"]
 )
 RESPONSE = openai.types.responses.Response.model_validate(
-    record("envelopes/openai_responses_request_response.jsonl")["response"]
+    record("openai-responses/request_response.jsonl")["response"]
 )
 MESSAGE = anthropic.types.Message.model_validate(
-    record("envelopes/anthropic_request_response.jsonl")["response"]
+    record("anthropic/request_response.jsonl")["response"]
 )
 MAIL = [("send_email", {"to": "ops@example.com"}, "call_p2")]
 BERLIN = [("get_weather", {"city": "Berlin", "days": 1}, "toolu_b1")]

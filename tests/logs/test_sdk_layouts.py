@@ -22,7 +22,7 @@ MAIL = '{"to": "ops@example.com"}'
 
 def test_openai_chat_request_response_records() -> None:
     """Calls from the response; the request's earlier tool call is history, read first, once."""
-    fmt, samples, codes = read("envelopes/openai_chat_request_response.jsonl")
+    fmt, samples, codes = read("openai-chat/request_response.jsonl")
     assert fmt == "openai-chat"
     assert summary(samples) == [
         ("berlin tomorrow", [call("get_weather", {"city": "Berlin", "days": 1}, "call_b1", raw=BERLIN)]),
@@ -39,7 +39,7 @@ def test_openai_chat_request_response_records() -> None:
 
 def test_openai_responses_request_response_record() -> None:
     """A Responses request's function_call input item is history; the response adds its call."""
-    fmt, samples, codes = read("envelopes/openai_responses_request_response.jsonl")
+    fmt, samples, codes = read("openai-responses/request_response.jsonl")
     assert fmt == "openai-responses"
     assert summary(samples) == [
         (
@@ -55,7 +55,7 @@ def test_openai_responses_request_response_record() -> None:
 
 def test_anthropic_request_response_records() -> None:
     """An Anthropic request's assistant tool_use is history; the message adds its calls."""
-    fmt, samples, codes = read("envelopes/anthropic_request_response.jsonl")
+    fmt, samples, codes = read("anthropic/request_response.jsonl")
     assert fmt == "anthropic"
     assert summary(samples) == [
         ("berlin tomorrow", [call("get_weather", {"city": "Berlin", "days": 1}, "toolu_b1")]),
@@ -72,7 +72,7 @@ def test_anthropic_request_response_records() -> None:
 
 def test_gemini_request_response_record() -> None:
     """A Gemini request's model turn is history; the response (camelCase) adds its call."""
-    fmt, samples, codes = read("envelopes/gemini_request_response.jsonl")
+    fmt, samples, codes = read("gemini/request_response.jsonl")
     assert fmt == "gemini"
     assert summary(samples) == [
         (
@@ -103,16 +103,16 @@ def test_history_counted_once_when_the_response_repeats_it(tmp_path: Path) -> No
 def test_id_wrappers_for_every_provider() -> None:
     """``id``/``custom_id``/``case``/``key`` beside ``response``/``message``/``output``."""
     expected = {
-        "envelopes/openai_chat_wrapped.jsonl": (
+        "openai-chat/wrapped.jsonl": (
             "openai-chat",
             [("berlin tomorrow", "get_weather"), ("paris then mail", "send_email")],
         ),
-        "envelopes/anthropic_wrapped.jsonl": (
+        "anthropic/wrapped.jsonl": (
             "anthropic",
             [("berlin tomorrow", "get_weather"), ("paris then mail", "send_email")],
         ),
-        "envelopes/gemini_wrapped.jsonl": ("gemini", [("paris then mail", "send_email")]),
-        "envelopes/openai_responses_wrapped.jsonl": ("openai-responses", [("paris then mail", "send_email")]),
+        "gemini/wrapped.jsonl": ("gemini", [("paris then mail", "send_email")]),
+        "openai-responses/wrapped.jsonl": ("openai-responses", [("paris then mail", "send_email")]),
     }
     for path, (fmt, samples) in expected.items():
         found, read_samples, codes = read(path)

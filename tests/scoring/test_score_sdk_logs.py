@@ -42,10 +42,10 @@ def statuses(report: dict[str, Any]) -> dict[str, str]:
 @pytest.mark.parametrize(
     "log",
     [
-        "envelopes/openai_chat_request_response.jsonl",
-        "envelopes/anthropic_request_response.jsonl",
-        "envelopes/openai_chat_wrapped.jsonl",
-        "envelopes/anthropic_wrapped.jsonl",
+        "openai-chat/request_response.jsonl",
+        "anthropic/request_response.jsonl",
+        "openai-chat/wrapped.jsonl",
+        "anthropic/wrapped.jsonl",
     ],
 )
 def test_request_response_and_wrapped_records_pair_by_their_id(
