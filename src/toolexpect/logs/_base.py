@@ -12,7 +12,7 @@ record look like this format) and ``read(records, ctx)`` (records to samples).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias
 
@@ -21,10 +21,12 @@ from toolexpect.diagnostics import Diagnostic, Span, make
 
 __all__ = [
     "Context",
+    "Envelope",
     "LogError",
     "Reader",
     "Record",
     "dedupe",
+    "envelope",
     "is_dict",
 ]
 
@@ -177,4 +179,43 @@ def first(mapping: Mapping[str, Any], *keys: str) -> Any:
     for key in keys:
         if key in mapping:
             return mapping[key]
+    return None
+
+
+ENVELOPE_IDS = ("id", "custom_id", "case", "key", "conversation_id", "session_id")
+"""Fields of a wrapper record that name its run, the first present wins."""
+
+ENVELOPE_PAYLOADS = ("response", "message", "output")
+"""Fields of a wrapper record that hold the provider's object."""
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """A record wrapping one provider object: ``{"id", "request"?, "response"}`` and kin.
+
+    ``id`` is the wrapper's id field (``None`` when it has none), ``payload`` the provider's
+    object, ``request`` the request logged beside it (``None`` when there is none).
+    """
+
+    id: Any
+    payload: dict[str, Any]
+    request: dict[str, Any] | None
+
+
+def envelope(value: Any, accepts: Callable[[Any], bool]) -> Envelope | None:
+    """``value`` as a wrapper of an object ``accepts`` takes, else ``None``.
+
+    Wrappers are what gateways, proxies and batch tools write around a provider's response:
+    an id field (:data:`ENVELOPE_IDS`), the object under one of :data:`ENVELOPE_PAYLOADS`,
+    and optionally the ``request`` that produced it. Other fields (time, latency, model) are
+    ignored.
+    """
+    if type(value) is not dict:
+        return None
+    for key in ENVELOPE_PAYLOADS:
+        inner = value.get(key)
+        if type(inner) is dict and accepts(inner):
+            request = value.get("request")
+            sid = next((value[k] for k in ENVELOPE_IDS if _id_text(value.get(k)) is not None), None)
+            return Envelope(sid, inner, request if type(request) is dict else None)
     return None
