@@ -405,3 +405,11 @@ def test_snapshot_names_its_cases_through_pairing(capsys: pytest.CaptureFixture[
     assert out.count("case ") == 3
     assert 'case "lisbon weekend" {\n    expect get_weather(city="Lisbon")\n' in out
     assert '    expect send_summary(to="ops@example.com", city="Lisbon")\n}' in out
+
+
+def test_an_id_that_names_no_case_is_left_over_even_with_one_case(tmp_path: Path) -> None:
+    """With a one-case spec, a made-up provider id pairs with the case; a name does not."""
+    spec = parse_spec('case "weather" {\n    expect get_weather\n}\n', "s")
+    made_up = RecordedSample("chatcmpl-B9x", (ToolCall("get_weather"),))
+    named = RecordedSample("paris then mail", (ToolCall("get_weather"),))
+    assert [s.id for s in pair_runs([spec], [[made_up, named]])] == ["weather", "paris then mail"]

@@ -21,6 +21,7 @@ import base64
 import binascii
 import hashlib
 import json
+import re
 import string
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -30,7 +31,15 @@ import orjson
 from toolexpect.calls import SampleFacts
 from toolexpect.pairing.options import FieldPath, lookup
 
-__all__ = ["facts_of", "names_in", "question_of", "request_messages", "trace_id", "whitespace"]
+__all__ = [
+    "facts_of",
+    "generated",
+    "names_in",
+    "question_of",
+    "request_messages",
+    "trace_id",
+    "whitespace",
+]
 
 _HOLDERS = ("request", "body", "inputs")
 _LISTS = ("messages", "input", "contents")
@@ -38,6 +47,13 @@ _USER = ("user", "human")
 _NAME_DEPTH = 3
 _NAME_KEYS = 64
 _HEX = frozenset(string.hexdigits)
+_GENERATED = re.compile(
+    r"(chatcmpl-|chatcmpl_|resp_|msg_|msgbatch_|batch_|gen-)\S+"  # OpenAI, Anthropic, OpenRouter
+    r"|(0x)?[0-9a-fA-F]{32}"  # a trace id
+    r"|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"  # a UUID
+    r"|(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Z])(?=[A-Za-z0-9_-]*[a-z])[A-Za-z0-9_-]{20,}"  # Gemini
+    r"|[A-Za-z0-9+/]{22}=="  # a base64 trace id
+)
 
 
 def whitespace(text: str) -> str:
@@ -193,6 +209,12 @@ def names_in(record: Any, names: frozenset[str]) -> tuple[tuple[str, str], ...]:
     if names:
         _names(record, names, "", 1, found)
     return tuple(found)
+
+
+def generated(text: str) -> bool:
+    """Whether ``text`` looks like an id a provider or tracer made up (``chatcmpl-…``,
+    ``resp_…``, ``msg_…``, a Gemini ``responseId``, a trace id, a UUID), not a name."""
+    return _GENERATED.fullmatch(text) is not None
 
 
 def trace_id(text: str) -> str:

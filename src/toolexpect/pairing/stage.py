@@ -6,8 +6,9 @@ together (:mod:`toolexpect.pairing.runs`) and gives each run the name of its cas
 chosen as ``options`` say:
 
 * ``by="id"``: the sample's own id (an OpenTelemetry trace id in lowercase hex, so that the
-  spans of one trace, in any spelling or file, are one run); a run read by a provider reader
-  whose id names no case pairs with the only case of a one-case spec;
+  spans of one trace, in any spelling or file, are one run); a run whose id a provider made up
+  (``chatcmpl-…``, a trace id: :func:`~toolexpect.pairing.facts.generated`) pairs with the only
+  case of a one-case spec;
 * ``by="question"``: the case whose ``question`` equals the run's first user question
   (whitespace normalised); a question that several cases ask pairs with none (``R421``);
 * ``by="file"``: the case named like the log file (its name without ``.jsonl``, ``.json``,
@@ -35,7 +36,7 @@ from toolexpect.calls import RecordedSample, SampleFacts
 from toolexpect.diagnostics import Diagnostic, Span, make
 from toolexpect.logs import LogReader
 from toolexpect.model import Spec
-from toolexpect.pairing.facts import facts_of, names_in, trace_id, whitespace
+from toolexpect.pairing.facts import facts_of, generated, names_in, trace_id, whitespace
 from toolexpect.pairing.options import PairingOptions
 from toolexpect.pairing.runs import Runs
 
@@ -196,7 +197,7 @@ class PairedRuns:
             return self._file_case(sample.path)
         if sample.id in self._names:
             return sample.id
-        if self._only is not None and fmt != "canonical":
+        if self._only is not None and sample.id is not None and generated(sample.id):
             return self._only
         return None
 
