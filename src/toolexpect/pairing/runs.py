@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolexpect.calls import RecordedSample, SampleFacts, ToolCall
-from toolexpect.logs._base import dedupe
 
 __all__ = ["Runs"]
 
@@ -25,23 +24,33 @@ __all__ = ["Runs"]
 class _Run:
     """One run being put together (internal, mutable, owned by one :class:`Runs`)."""
 
-    __slots__ = ("calls", "facts", "id", "line", "path")
+    __slots__ = ("calls", "facts", "id", "ids", "line", "path")
 
     def __init__(self, sample: RecordedSample) -> None:
         self.id = sample.id
-        self.calls: tuple[ToolCall, ...] = sample.calls
+        self.calls: list[ToolCall] = []
+        self.ids: set[tuple[str, str]] = set()
         self.path = sample.path
         self.line = sample.line
         self.facts: SampleFacts | None = sample.facts
+        self.add(sample.calls)
 
     def add(self, calls: tuple[ToolCall, ...]) -> None:
-        if calls[: len(self.calls)] == self.calls:
-            self.calls = calls
-        else:
-            self.calls = dedupe(self.calls + calls)
+        """Add a record's calls: all of them when they begin with the run's (a record that
+        logs the conversation so far), else those whose call id the run does not hold."""
+        held = len(self.calls)
+        if held and len(calls) >= held and list(calls[:held]) == self.calls:
+            calls = calls[held:]
+        for call in calls:
+            if call.id is not None:
+                key = (call.kind, call.id)
+                if key in self.ids:
+                    continue
+                self.ids.add(key)
+            self.calls.append(call)
 
     def sample(self) -> RecordedSample:
-        return RecordedSample(self.id, self.calls, self.path, self.line, self.facts)
+        return RecordedSample(self.id, tuple(self.calls), self.path, self.line, self.facts)
 
 
 class Runs:
