@@ -37,6 +37,7 @@ Position = tuple[int, ...]
 __all__ = [
     "CaseOutcome",
     "CompiledSpecs",
+    "Part",
     "PartialScore",
     "Position",
     "SampleFinding",
@@ -150,9 +151,9 @@ class CompiledSpecs:
         unused: dict[str | None, Unclaimed] = {}
         diagnostics: list[Diagnostic] = []
         for part in partial.parts:
-            if len(part.runs) != len(runs):
+            if part.runs and len(part.runs) != len(runs):
                 raise ValueError("a partial score of other specs cannot be finished with these")
-            for found, more in zip(runs, part.runs, strict=True):
+            for found, more in zip(runs, part.runs, strict=False):
                 found.extend(more)
             for entry in part.unused:
                 known = unused.get(entry.id)
@@ -213,7 +214,8 @@ class Unclaimed:
 
 @dataclass(frozen=True, slots=True)
 class Part:
-    """What one partition gave: each target's runs, the unclaimed samples, the log findings."""
+    """What one partition gave: each target's runs (``()`` for none at all), the unclaimed
+    samples, the log findings."""
 
     at: Position
     runs: tuple[tuple[RunResult, ...], ...]

@@ -82,11 +82,21 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     # Only the JSON report (also under --html and --baseline) lists every failing run.
     every_run = args.format in ("json", "html") or args.html or args.baseline
     explained = None if every_run else score_report.MAX_RUNS_SHOWN
+    if args.dask is not None:
+        from toolexpect.cli.cluster import refused, score_on_dask
+
+        problem = refused(args)
+        if problem is not None:
+            print(f"toolexpect: {problem}", file=err)
+            return EXIT_USAGE
     try:
-        readers = [open_log(path, args.log_format) for path in args.log]
+        readers = [] if args.dask is not None else [open_log(path, args.log_format) for path in args.log]
         samples: Iterator[RecordedSample] = chain.from_iterable(readers)
         findings: list[object] = []
-        if catalogue is None and len(readers) == 1 and args.jobs > 1:
+        if args.dask is not None:
+            report = _without_gc(lambda: score_on_dask(args, specs, explained, err))
+            log_diagnostics = list(report.log_diagnostics)
+        elif catalogue is None and len(readers) == 1 and args.jobs > 1:
             from toolexpect.jobs import score_log
 
             report, log_diagnostics = _without_gc(

@@ -1,0 +1,47 @@
+"""``toolexpect score --dask [ADDRESS]``: score the logs on a Dask cluster (:mod:`toolexpect.dask`)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import IO, TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from toolexpect.model import Spec
+    from toolexpect.scoring import ScoreReport
+
+__all__ = ["refused", "score_on_dask"]
+
+
+def refused(args: argparse.Namespace) -> str | None:
+    """Why ``--dask`` cannot be used with the other options given (``None`` when it can)."""
+    if args.tools:
+        return "--tools cannot be used with --dask yet; check the calls in a single process"
+    if args.jobs > 1:
+        return "-j cannot be used with --dask: the cluster's workers do the work"
+    try:
+        import distributed  # noqa: F401
+        import fsspec  # noqa: F401
+    except ImportError:
+        return "--dask needs the dask extra: pip install 'toolexpect[dask]'"
+    return None
+
+
+def score_on_dask(
+    args: argparse.Namespace, specs: Sequence[Spec], explained: int | None, err: IO[str]
+) -> ScoreReport:
+    """The report on ``--log`` logs (paths, globs, URLs) scored on the cluster at ``--dask``
+    (a local one without an address); with ``-v``, how the work was spread, on ``err``."""
+    from toolexpect.dask import run
+
+    report, spread = run(specs, args.log, args.dask or None, fmt=args.log_format, explained=explained)
+    if args.verbose:
+        print(
+            f"toolexpect: {spread.logs} log{'s' * (spread.logs != 1)} in {spread.partitions} "
+            f"partition{'s' * (spread.partitions != 1)} on {spread.workers} "
+            f"worker{'s' * (spread.workers != 1)} ({spread.scheduler})",
+            file=err,
+        )
+        stages = ", ".join(f"{stage} {seconds:.2f} s" for stage, seconds in spread.seconds.items())
+        print(f"toolexpect: {stages}", file=err)
+    return report
