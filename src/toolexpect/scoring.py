@@ -24,7 +24,15 @@ from typing import TYPE_CHECKING
 
 from toolexpect.calls import RecordedSample
 from toolexpect.diagnostics import Diagnostic, Severity
-from toolexpect.matching import CaseAccumulator, CaseResult, CompiledCase, RunResult, compile_case
+from toolexpect.matching import (
+    CaseAccumulator,
+    CaseResult,
+    CompiledCase,
+    RunResult,
+    Tally,
+    compile_case,
+    verdict,
+)
 from toolexpect.model import Case, Spec
 
 if TYPE_CHECKING:  # toolcheck loads jsonschema, which scoring without --tools never needs
@@ -148,28 +156,28 @@ class CompiledSpecs:
     def finish(self, partial: PartialScore) -> ScoreReport:
         """The report on the samples ``partial`` scored: its partitions joined in input order."""
         runs: list[list[RunResult]] = [[] for _ in self.targets]
+        tallies = [Tally() for _ in self.targets]
         unused: dict[str | None, Unclaimed] = {}
         diagnostics: list[Diagnostic] = []
         for part in partial.parts:
             if part.runs and len(part.runs) != len(runs):
                 raise ValueError("a partial score of other specs cannot be finished with these")
-            for found, more in zip(runs, part.runs, strict=False):
-                found.extend(more)
+            for number, more in enumerate(part.runs):
+                runs[number].extend(more)
+                tallies[number] = tallies[number].then(part.tallies[number])
             for entry in part.unused:
                 known = unused.get(entry.id)
                 unused[entry.id] = entry if known is None else Unclaimed(
                     known.id, known.count + entry.count, known.path, known.line
                 )
             diagnostics.extend(part.diagnostics)
-        outcomes = []
-        for target, found in zip(self.targets, runs, strict=True):
-            accumulator = CaseAccumulator(target.case)
-            for run in found:
-                accumulator.add(run)
-            outcomes.append(CaseOutcome(target.file, target.case, accumulator.result(), tuple(found)))
+        outcomes = tuple(
+            CaseOutcome(target.file, target.case, verdict(target.case, tally), tuple(found))
+            for target, tally, found in zip(self.targets, tallies, runs, strict=True)
+        )
         count = len(self.targets)
         return ScoreReport(
-            cases=tuple(outcomes),
+            cases=outcomes,
             unused=tuple(
                 UnusedSample(
                     id=entry.id,
@@ -214,11 +222,12 @@ class Unclaimed:
 
 @dataclass(frozen=True, slots=True)
 class Part:
-    """What one partition gave: each target's runs (``()`` for none at all), the unclaimed
-    samples, the log findings."""
+    """What one partition gave: each target's runs and their tally (``()`` for none at all),
+    the unclaimed samples, the log findings."""
 
     at: Position
     runs: tuple[tuple[RunResult, ...], ...]
+    tallies: tuple[Tally, ...]
     unused: tuple[Unclaimed, ...]
     diagnostics: tuple[Diagnostic, ...]
 
@@ -280,6 +289,7 @@ def score_partition(
     targets = specs.targets
     by_name = specs.by_name
     runs: list[list[RunResult]] = [[] for _ in targets]
+    tallies = [CaseAccumulator(target.case) for target in targets]
     failing = [0] * len(targets)
     bare: dict[tuple[object, ...], RunResult] = {}
     unused: dict[str | None, Unclaimed] = {}
@@ -296,13 +306,20 @@ def score_partition(
             continue
         for number in chosen:
             run = targets[number].compiled.evaluate(sample.calls)
+            tallies[number].add(run)
             if explained is not None:
                 if run.status != "pass":
                     failing[number] += 1
                 if run.status == "pass" or failing[number] > explained:
                     run = _bare(run, bare)
             runs[number].append(run)
-    part = Part(at, tuple(tuple(found) for found in runs), tuple(unused.values()), tuple(diagnostics))
+    part = Part(
+        at,
+        tuple(tuple(found) for found in runs),
+        tuple(tally.tally() for tally in tallies),
+        tuple(unused.values()),
+        tuple(diagnostics),
+    )
     return PartialScore((part,))
 
 

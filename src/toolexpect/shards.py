@@ -103,7 +103,7 @@ def survey_log(log: str, number: int, fmt: str = "auto", blocksize: int = BLOCKS
 
 def unreadable(at: Position, finding: Diagnostic) -> PartialScore:
     """The partial score of a shard that cannot be read: no runs, the finding that says why."""
-    return PartialScore((Part(at, (), (), (finding,)),))
+    return PartialScore((Part(at, (), (), (), (finding,)),))
 
 
 def score_shard(specs: CompiledSpecs, shard: Shard, explained: int | None = None) -> PartialScore | None:
