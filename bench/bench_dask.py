@@ -3,38 +3,43 @@
 Writes a sharded canonical JSON Lines log (``bench_score.generate``, cut into ``--shards`` files)
 under ``bench/.cache/dask``, then prints:
 
-* single process: reading and scoring every shard in this process, as ``toolexpect score`` does;
-* the time to start a ``LocalCluster`` of 1 and of 2 worker processes, stated apart;
-* ``toolexpect.dask.run`` on each cluster: wall time, seconds per stage, and the ratio to one
-  process; the report is checked to be the single process's, rendered;
+* ``toolexpect score`` (text report) in one process, timed in this process;
+* the time to start a ``LocalCluster`` of 1 and of 2 worker processes, stated apart, and on each
+  ``toolexpect score --dask ADDRESS`` (the same command, its output checked to be the single
+  process's) and ``toolexpect.dask.run`` with its seconds per stage; on 1 worker, the wall and
+  CPU seconds of scoring one partition;
 * the cost model fitted on the 1-worker run (per-partition cost, merge cost per partition,
-  finish cost per run), its prediction for 2 workers against the measurement, and its
+  finish cost per run, planning), its prediction for 2 workers against the measurement, and its
   prediction for 100 million runs on 8, 64 and 512 workers (the table of docs/scale.md);
-* the peak memory of a worker scoring half of the log and all of it (the same partition size).
+* the highest resident memory of one worker (polled every 0.1 s) scoring a quarter of the log
+  and all of it, with the same partition size.
 
-The figures of the last run are in docs/scale.md. ``--size-mb`` sets the log's size.
+The machine is shared: the load average is printed beside each timing. Figures in docs/scale.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import math
 import os
-import resource
 import sys
+import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_score import generate  # noqa: E402
-from distributed import Client, LocalCluster  # noqa: E402
+from bench_score import generate
+from distributed import Client, LocalCluster
 
-from toolexpect import dask as on_dask  # noqa: E402
-from toolexpect.cli.common import load_all  # noqa: E402
-from toolexpect.logs import open_log  # noqa: E402
-from toolexpect.report.score import MAX_RUNS_SHOWN, render  # noqa: E402
-from toolexpect.scoring import score  # noqa: E402
+from toolexpect import dask as on_dask
+from toolexpect.cli import main as main_cli
+from toolexpect.cli.common import load_all
+from toolexpect.report.score import MAX_RUNS_SHOWN
+from toolexpect.scoring import CompiledSpecs
+from toolexpect.shards import Shard, score_shard, survey_log
 
 CACHE = Path(__file__).resolve().parent / ".cache" / "dask"
 
@@ -46,25 +51,28 @@ def _shards(size_mb: int, shards: int, cases: int) -> tuple[Path, list[Path], in
     if marker.exists():
         return folder / "bench.expect", sorted(folder.glob("shard-*.jsonl")), int(marker.read_text())
     folder.mkdir(parents=True, exist_ok=True)
-    probe_spec, probe_log, probe_runs = generate(folder, cases, 2)
+    _probe_spec, probe_log, probe_runs = generate(folder, cases, 2)
     per_run = probe_log.stat().st_size / probe_runs
     runs_per_case = max(1, int(size_mb * 1e6 / per_run / cases))
     spec, log, count = generate(folder, cases, runs_per_case)
     lines = log.read_bytes().splitlines(keepends=True)
     step = math.ceil(len(lines) / shards)
     for number in range(shards):
-        (folder / f"shard-{number:03d}.jsonl").write_bytes(b"".join(lines[number * step : (number + 1) * step]))
+        part = lines[number * step : (number + 1) * step]
+        (folder / f"shard-{number:03d}.jsonl").write_bytes(b"".join(part))
     log.unlink()
     marker.write_text(str(count))
     return spec, sorted(folder.glob("shard-*.jsonl")), count
 
 
-def _single(specs: list, logs: list[Path]) -> tuple[float, str]:
-    """Seconds to read and score every shard in this process, and the text report."""
+
+def _command(argv: list[str]) -> tuple[float, str, str]:
+    """Seconds, standard output and standard error of ``toolexpect score ARGV`` in this process."""
+    out, err = io.StringIO(), io.StringIO()
     start = time.perf_counter()
-    readers = [open_log(log) for log in logs]
-    report = score(specs, (s for r in readers for s in r), explained=MAX_RUNS_SHOWN)
-    return time.perf_counter() - start, render(report, "text")
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        main_cli(["score", *argv])
+    return time.perf_counter() - start, out.getvalue(), err.getvalue()
 
 
 def _cluster(workers: int) -> tuple[LocalCluster, Client, float]:
@@ -75,8 +83,40 @@ def _cluster(workers: int) -> tuple[LocalCluster, Client, float]:
     return cluster, client, time.perf_counter() - start
 
 
-def _peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def _rss_mb() -> float:
+    """The resident memory of this process now, in MB (a worker's, through ``Client.run``)."""
+    import psutil
+
+    return float(psutil.Process().memory_info().rss / 1e6)
+
+
+def _timed_shard(specs: CompiledSpecs, shard: Shard) -> tuple[float, float]:
+    """Wall and CPU seconds of scoring one shard (run on a worker)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    score_shard(specs, shard, explained=MAX_RUNS_SHOWN)
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+class _Peak:
+    """The highest resident memory of any worker, polled every 0.1 s while a run lasts."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.peak = 0.0
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._poll, daemon=True)
+
+    def _poll(self) -> None:
+        while not self.done.wait(0.1):
+            self.peak = max(self.peak, *self.client.run(_rss_mb).values())
+
+    def __enter__(self) -> _Peak:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
+        self.thread.join()
 
 
 def main() -> int:
@@ -95,60 +135,79 @@ def main() -> int:
     print(f"log: {size / 1e6:.0f} MB in {len(logs)} shards, {runs:,} runs, {args.cases} cases; "
           f"stretches of {args.blocksize_mb} MiB; {os.cpu_count()} CPUs")
 
-    single, expected = _single(specs, logs)
-    print(f"single process: {single:6.2f} s  ({runs / single:,.0f} runs/s)")
+    argv = [str(spec), *[f"--log={log}" for log in logs]]
+    single, expected, _ = _command(argv)
+    print(f"single process (toolexpect score, text report): {single:6.2f} s ({runs / single:,.0f} runs/s); "
+          f"load average {os.getloadavg()[0]:.1f}")
 
     measured: dict[int, tuple[float, on_dask.Spread]] = {}
+    cpu: list[tuple[float, float]] = []
     for workers in (1, 2):
         cluster, client, started = _cluster(workers)
         try:
-            clock = time.perf_counter()
-            report, spread = on_dask.run(
+            wall, out, _ = _command([*argv, "--dask", cluster.scheduler_address])
+            _, spread = on_dask.run(
                 specs, [str(log) for log in logs], client, explained=MAX_RUNS_SHOWN, blocksize=blocksize
             )
-            wall = time.perf_counter() - clock
+            if workers == 1:
+                compiled = client.scatter(CompiledSpecs.of(specs), broadcast=True)
+                sample = survey_log(str(logs[0]), 0, blocksize=blocksize)
+                cpu = client.gather(client.map(_timed_shard, [compiled] * len(sample), sample, pure=False))
         finally:
             client.close()
             cluster.close()
-        assert render(report, "text") == expected, "the cluster's report differs from one process's"
+        assert out == expected, "the cluster's report differs from one process's"
         measured[workers] = (wall, spread)
         stages = ", ".join(f"{k} {v:.2f} s" for k, v in spread.seconds.items())
         print(f"dask, {workers} worker{'s' * (workers > 1)}: cluster start {started:5.2f} s (apart); "
-              f"run {wall:6.2f} s = {wall / single:.2f}x one process; {spread.partitions} partitions; {stages}")
+              f"score --dask {wall:6.2f} s = {wall / single:.2f}x one process; load average "
+              f"{os.getloadavg()[0]:.1f}")
+        print(f"  API run, {spread.partitions} partitions: {stages}")
+    print(f"  a partition on a worker: {sum(w for w, _ in cpu) / len(cpu):.2f} s wall, "
+          f"{sum(c for _, c in cpu) / len(cpu):.2f} s CPU (mean of {len(cpu)})")
 
-    wall1, spread1 = measured[1]
+    finishes: list[tuple[int, float]] = []
+    print("memory: highest resident memory of one worker (polled) scoring stretches of the same size")
+    for share in (max(1, len(logs) // 4), len(logs)):
+        cluster, client, _ = _cluster(1)
+        try:
+            with _Peak(client) as peak:
+                _, part = on_dask.run(specs, [str(log) for log in logs[:share]], client,
+                                      explained=MAX_RUNS_SHOWN, blocksize=blocksize)
+        finally:
+            client.close()
+            cluster.close()
+        finishes.append((runs * share // len(logs), part.seconds["finish"]))
+        print(f"  {share} shard{'s' * (share > 1)} ({finishes[-1][0]:,} runs): {peak.peak:6.0f} MB; "
+              f"finish {finishes[-1][1]:.3f} s")
+
+    spread1 = measured[1][1]
     parts = spread1.partitions
     per_partition = spread1.seconds["read and score"] / parts
     merge = spread1.seconds["merge"] / parts
-    finish_per_run = spread1.seconds["finish"] / runs
+    (few, few_s), (many, many_s) = finishes
+    finish_per_run = max(0.0, (many_s - few_s) / (many - few))
+    finish_fixed = max(0.0, many_s - many * finish_per_run)
     plan = spread1.seconds["plan"]
-    print(f"model: per partition {per_partition:.3f} s ({runs / parts:,.0f} runs), merge {merge * 1e3:.2f} ms "
-          f"per partition, finish {finish_per_run * 1e9:.0f} ns per run, plan {plan:.2f} s")
+    print(f"model: T(W) = plan + ceil(P / W) x partition + P x merge + finish + runs x finish per run, "
+          f"fitted on 1 worker: partition {per_partition:.2f} s ({runs / parts:,.0f} runs), "
+          f"merge {merge * 1e3:.2f} ms, finish {finish_fixed:.3f} s + {finish_per_run * 1e9:.0f} ns per run, "
+          f"plan {plan:.2f} s")
 
     def model(workers: int, total_runs: float, per_part_runs: float) -> float:
         count = math.ceil(total_runs / per_part_runs)
-        return plan + math.ceil(count / workers) * per_partition * per_part_runs / (runs / parts) + \
-            count * merge + total_runs * finish_per_run
+        partition = per_partition * per_part_runs / (runs / parts)
+        finish = finish_fixed + total_runs * finish_per_run
+        return plan + math.ceil(count / workers) * partition + count * merge + finish
 
     predicted = model(2, runs, runs / parts)
-    print(f"model check: 2 workers predicted {predicted:.2f} s, measured {measured[2][0]:.2f} s "
-          f"({measured[2][0] / predicted:.2f}x)")
+    print(f"model check: 2 workers predicted {predicted:.2f} s, API run measured "
+          f"{sum(measured[2][1].seconds.values()):.2f} s")
     per_part_64 = (64 << 20) / (size / runs)
     for workers in (8, 64, 512):
         print(f"100M runs on {workers:3d} workers (64 MiB partitions, {per_part_64:,.0f} runs each): "
               f"{model(workers, 1e8, per_part_64) / 60:6.1f} min")
 
-    print("memory: peak RSS of one worker scoring stretches of the same size")
-    for share in (len(logs) // 2, len(logs)):
-        cluster, client, _ = _cluster(1)
-        try:
-            on_dask.run(specs, [str(log) for log in logs[:share]], client, explained=MAX_RUNS_SHOWN,
-                        blocksize=blocksize)
-            peak = max(client.run(_peak_rss_mb).values())
-        finally:
-            client.close()
-            cluster.close()
-        print(f"  {share} shards ({runs * share // len(logs):,} runs): {peak:6.0f} MB")
     return 0
 
 

@@ -79,8 +79,9 @@ def run(
     if client is None or isinstance(client, str):
         cluster = None
         if client is None:
+            # Any free port for the scheduler's HTTP server: another cluster may hold 8787.
             cluster = LocalCluster(
-                n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True, dashboard_address=None
+                n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True, dashboard_address=":0"
             )
         with cluster or contextlib.nullcontext(), Client(cluster or client) as own:
             seconds["cluster start"] = time.perf_counter() - clock
@@ -116,8 +117,11 @@ def _run(
     merging = 0.0
     futures = client.map(score_shard, [shipped] * len(shards), shards, explained=explained, retries=RETRIES)
     shard_of = {future.key: shard for future, shard in zip(futures, shards, strict=True)}
+    arriving = as_completed(futures, with_results=True)
+    del futures  # each result leaves the cluster's memory once merged (see release below)
     whole: dict[int, Shard] = {}
-    for future, partial in as_completed(futures, with_results=True):
+    for future, partial in arriving:
+        future.release()
         started = time.perf_counter()
         if partial is None:  # a stretch with a loose call: its log is scored whole below
             shard = shard_of[future.key]
@@ -127,7 +131,9 @@ def _run(
         merging += time.perf_counter() - started
     if whole:
         total = PartialScore(tuple(part for part in total.parts if part.at[0] not in whole))
-        again = client.map(score_shard, [shipped] * len(whole), list(whole.values()), explained=explained)
+        again = client.map(
+            score_shard, [shipped] * len(whole), list(whole.values()), explained=explained, retries=RETRIES
+        )
         for partial in client.gather(again):
             total = total.merge(partial)
     seconds["read and score"] = _lap(clock) - merging

@@ -258,11 +258,6 @@ class PartialScore:
                 raise ValueError(f"two partial scores hold the partition at {before.at}")
         return PartialScore(tuple(parts))
 
-    @property
-    def runs(self) -> int:
-        """How many runs the partial score holds (every case's, every partition's)."""
-        return sum(len(found) for part in self.parts for found in part.runs)
-
 
 def _place(part: Part) -> Position:
     return part.at

@@ -171,6 +171,19 @@ def test_loose_calls_are_scored_with_their_whole_log(client: Client, tmp_path: P
     assert report.cases[0].result.runs == 1
 
 
+def test_without_an_address_a_local_cluster_is_started_and_closed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--dask` alone starts a local cluster of a worker per CPU, scores, and closes it."""
+    os.chdir(ROOT)
+    argv = ["specs", "--log", "specs/logs/run.jsonl", "--format", "json"]
+    single = _cli(capsys, *argv)
+    code, out, err = _cli(capsys, *argv, "--dask", "-v")
+    assert (code, out) == single[:2]
+    assert f"on {os.cpu_count()} worker" in err
+    assert "cluster start" in err
+
+
 def test_python_api_returns_the_single_process_report(client: Client) -> None:
     """`toolexpect.dask.score(specs, paths, client)` is the `ScoreReport` that `score` gives."""
     specs = _specs(ROOT / "specs")
