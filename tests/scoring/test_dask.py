@@ -113,12 +113,12 @@ ALL_FORMATS = (*FORMATS, "html")
 
 @pytest.mark.parametrize("fmt", ALL_FORMATS)
 def test_example_specs_and_log_give_the_single_process_report(
-    client: Client, fmt: str, capsys: pytest.CaptureFixture[str]
+    client: Client, fmt: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The README's example (specs/ and specs/logs/run.jsonl) gives byte for byte the report of
     one process, in every format, exit code and messages included."""
     argv = ["specs", "--log", "specs/logs/run.jsonl", "--format", fmt]
-    os.chdir(ROOT)
+    monkeypatch.chdir(ROOT)
     single = _cli(capsys, *argv)
     spread = _cli(capsys, *argv, "--dask", client.scheduler.address)
     assert spread == single
@@ -172,10 +172,10 @@ def test_loose_calls_are_scored_with_their_whole_log(client: Client, tmp_path: P
 
 
 def test_without_an_address_a_local_cluster_is_started_and_closed(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`--dask` alone starts a local cluster of a worker per CPU, scores, and closes it."""
-    os.chdir(ROOT)
+    monkeypatch.chdir(ROOT)
     argv = ["specs", "--log", "specs/logs/run.jsonl", "--format", "json"]
     single = _cli(capsys, *argv)
     code, out, err = _cli(capsys, *argv, "--dask", "-v")
@@ -293,10 +293,10 @@ def test_a_url_is_read_through_fsspec_and_named_as_given(
     [(["--jobs", "2"], "-j cannot be used with --dask"), (["--tools", "specs/tools.json"], "--tools")],
 )
 def test_options_that_do_not_go_with_dask_are_refused(
-    option: list[str], problem: str, capsys: pytest.CaptureFixture[str]
+    option: list[str], problem: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """-j and --tools with --dask are usage errors that say why."""
-    os.chdir(ROOT)
+    monkeypatch.chdir(ROOT)
     code, _, err = _cli(capsys, "specs", "--log", "specs/logs/run.jsonl", "--dask", *option)
     assert code == 2
     assert problem in err
