@@ -70,13 +70,18 @@ def list_logs(paths: Sequence[str]) -> tuple[list[str], list[Diagnostic]]:
         if not glob.has_magic(given):
             logs.append(given)
             continue
-        if _local(given) == given:
-            found = sorted(name for name in glob.glob(given, recursive=True) if not os.path.isdir(name))
-        else:
-            from fsspec.core import url_to_fs
+        try:
+            if _local(given) == given:
+                found = sorted(name for name in glob.glob(given, recursive=True) if not os.path.isdir(name))
+            else:
+                from fsspec.core import url_to_fs
 
-            fs, pattern = url_to_fs(given)
-            found = sorted(fs.unstrip_protocol(name) for name in fs.glob(pattern) if not fs.isdir(name))
+                fs, pattern = url_to_fs(given)
+                found = sorted(fs.unstrip_protocol(name) for name in fs.glob(pattern) if not fs.isdir(name))
+        except (OSError, ValueError, ImportError) as error:  # no such store, its package missing
+            problem = getattr(error, "strerror", None) or str(error) or type(error).__name__
+            findings.append(make("R400", f"cannot list the logs of {given}: {problem}", path=given))
+            continue
         if not found:
             findings.append(make("R400", f"no log matches {given}", path=given))
         logs.extend(found)

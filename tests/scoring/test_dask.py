@@ -288,6 +288,27 @@ def test_a_url_is_read_through_fsspec_and_named_as_given(
     assert [d.path for d in report.log_diagnostics] == [url]
 
 
+def test_a_url_whose_filesystem_is_missing_is_a_finding(client: Client) -> None:
+    """A bucket glob or object whose fsspec filesystem is not installed is a finding naming it."""
+    specs = _specs(ROOT / "specs")
+    given = ["nosuchstore://bucket/runs-*.jsonl", "nosuchstore://bucket/run.jsonl"]
+    report = on_dask.score(specs, given, client)
+    assert [(d.code, d.path) for d in report.log_diagnostics] == [("R400", url) for url in given]
+
+
+def test_a_scheduler_that_cannot_be_reached_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No scheduler at the address: exit 2 and a message naming it, never a traceback."""
+    import dask
+
+    monkeypatch.chdir(ROOT)
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        code, out, err = _cli(capsys, "specs", "--log", "specs/logs/run.jsonl", "--dask", "tcp://127.0.0.1:9")
+    assert (code, out) == (2, "")
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err
+
+
 @pytest.mark.parametrize(
     ("option", "problem"),
     [(["--jobs", "2"], "-j cannot be used with --dask"), (["--tools", "specs/tools.json"], "--tools")],

@@ -29,12 +29,23 @@ def refused(args: argparse.Namespace) -> str | None:
 
 def score_on_dask(
     args: argparse.Namespace, specs: Sequence[Spec], explained: int | None, err: IO[str]
-) -> ScoreReport:
+) -> ScoreReport | None:
     """The report on ``--log`` logs (paths, globs, URLs) scored on the cluster at ``--dask``
-    (a local one without an address); with ``-v``, how the work was spread, on ``err``."""
+    (a local one without an address); with ``-v``, how the work was spread, on ``err``.
+    ``None`` (and a message) when the cluster cannot be reached or gave up on a task."""
+    from distributed import KilledWorker
+
     from toolexpect.dask import run
 
-    report, spread = run(specs, args.log, args.dask or None, fmt=args.log_format, explained=explained)
+    where = args.dask or "a local cluster"
+    try:
+        report, spread = run(specs, args.log, args.dask or None, fmt=args.log_format, explained=explained)
+    except OSError as error:  # distributed's connection failures and time-outs are OSErrors
+        print(f"toolexpect: cannot reach the Dask scheduler at {where}: {error}", file=err)
+        return None
+    except KilledWorker as error:
+        print(f"toolexpect: Dask gave up on a task after its workers died: {error}", file=err)
+        return None
     if args.verbose:
         print(
             f"toolexpect: {spread.logs} log{'s' * (spread.logs != 1)} in {spread.partitions} "

@@ -94,8 +94,10 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         samples: Iterator[RecordedSample] = chain.from_iterable(readers)
         findings: list[object] = []
         if args.dask is not None:
-            report = _without_gc(lambda: score_on_dask(args, specs, explained, err))
-            log_diagnostics = list(report.log_diagnostics)
+            found = _without_gc(lambda: score_on_dask(args, specs, explained, err))
+            if found is None:
+                return EXIT_USAGE
+            report, log_diagnostics = found, list(found.log_diagnostics)
         elif catalogue is None and len(readers) == 1 and args.jobs > 1:
             from toolexpect.jobs import score_log
 
