@@ -5,11 +5,12 @@ and a Spark or Ray job can call them the same way, see docs/scale.md). Paths go 
 ``fsspec``, so a log may be a local path, a glob, or a URL (``s3://``, ``gs://``, ``az://``,
 ``https://``; the cloud filesystems are the user's extra).
 
-A partition never splits a run: a local canonical JSON Lines log (one run per line) is cut
-into stretches of about ``blocksize`` bytes at line starts (:func:`toolexpect.jobs.stretches`,
-which also numbers their first lines); every other log, and every remote one, is one partition.
-A stretch that holds a loose call (one call per line, which form one run of the whole log)
-says so, and its log is then scored as one partition.
+A partition never splits a run: a canonical JSON Lines log (one run per line) is cut into
+stretches of about ``blocksize`` bytes at line starts, each with the number of its first line
+(a local log by :func:`toolexpect.jobs.stretches`; a remote one is read once to find them, and
+each worker then reads its byte range); every other log is one partition. A stretch that holds
+a loose call (one call per line, which form one run of the whole log) says so, and its log is
+then scored as one partition.
 """
 
 from __future__ import annotations
@@ -18,13 +19,12 @@ import dataclasses
 import glob
 import math
 import os
-import shutil
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolexpect.diagnostics import Diagnostic, make
-from toolexpect.jobs import score_stretch, stretches
+from toolexpect.jobs import Stretch, score_stretch, stretches
 from toolexpect.logs import LogError, canonical, open_log
 from toolexpect.logs._base import Context
 from toolexpect.logs._source import open_source
@@ -33,7 +33,10 @@ from toolexpect.scoring import CompiledSpecs, Part, PartialScore, Position, scor
 __all__ = ["BLOCKSIZE", "Shard", "list_logs", "score_shard", "survey_log", "unreadable"]
 
 BLOCKSIZE = 64 << 20
-"""The size of a stretch of a local canonical JSON Lines log (64 MiB)."""
+"""The size of a stretch of a canonical JSON Lines log (64 MiB)."""
+
+_PROBE = 1 << 16
+"""How much of a remote log is read to tell its format (its whole lines)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,15 +98,60 @@ def survey_log(log: str, number: int, fmt: str = "auto", blocksize: int = BLOCKS
     try:
         path = _local(log)
         if path is None:
-            return whole
-        reader = open_log(path, fmt)
-        if reader.format != canonical.NAME or not open_source(path, Context(path)).lines:
-            return [Shard(log, (number, 0), reader.format)]
-        count = max(1, math.ceil(os.path.getsize(path) / blocksize))
-        cut = stretches(path, count)
+            found = _remote_stretches(log, fmt, blocksize)
+            if found is None:
+                return whole
+            chosen, cut = found
+        else:
+            reader = open_log(path, fmt)
+            chosen = reader.format
+            if chosen != canonical.NAME or not open_source(path, Context(path)).lines:
+                return [Shard(log, (number, 0), chosen)]
+            cut = stretches(path, max(1, math.ceil(os.path.getsize(path) / blocksize)))
     except (LogError, OSError, ValueError, ImportError):
         return whole
-    return [Shard(log, (number, part), reader.format, stretch) for part, stretch in enumerate(cut)]
+    return [Shard(log, (number, part), chosen, stretch) for part, stretch in enumerate(cut)]
+
+
+def _remote_stretches(url: str, fmt: str, blocksize: int) -> tuple[str, list[Stretch]] | None:
+    """The format and stretches of the canonical JSON Lines log at ``url``, read once through
+    ``fsspec``; ``None`` for any other log (or one whose first lines are longer than the probe)."""
+    from fsspec.core import url_to_fs
+
+    fs, path = url_to_fs(url)
+    with fs.open(path, "rb") as handle:
+        head = handle.read(_PROBE)
+        size = fs.size(path)
+    if len(head) < size:
+        head = head[: head.rfind(b"\n") + 1]
+    if not head:
+        return None
+    with tempfile.TemporaryDirectory(prefix="toolexpect-") as folder:
+        probe = os.path.join(folder, "head")
+        with open(probe, "wb") as written:
+            written.write(head)
+        chosen = open_log(probe, fmt).format
+        if chosen != canonical.NAME or not open_source(probe, Context(probe)).lines:
+            return None
+    cuts = [(0, 1)]  # (first byte, its line's number) of each stretch
+    target, line, base = blocksize, 1, 0
+    with fs.open(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            position = 0
+            while target < base + len(chunk):
+                found = chunk.find(b"\n", max(target - base, position))
+                if found < 0:
+                    break
+                line += chunk.count(b"\n", position, found + 1)
+                position = found + 1
+                cuts.append((base + position, line))
+                target = ((base + position) // blocksize + 1) * blocksize
+            line += chunk.count(b"\n", position)
+            base += len(chunk)
+    if len(cuts) > 1 and cuts[-1][0] >= base:
+        cuts.pop()
+    bounds = [*(byte for byte, _ in cuts[1:]), base]
+    return chosen, [(byte, stop, first) for (byte, first), stop in zip(cuts, bounds, strict=True)]
 
 
 def unreadable(at: Position, finding: Diagnostic) -> PartialScore:
@@ -130,8 +178,15 @@ def score_shard(specs: CompiledSpecs, shard: Shard, explained: int | None = None
             return None if partial is None else _named(partial, path, shard.log)
         with tempfile.TemporaryDirectory(prefix="toolexpect-") as folder:
             read_as = os.path.join(folder, "log")
-            _fetch(shard.log, read_as)
-            return _named(_score_whole(specs, read_as, shard, explained), read_as, shard.log)
+            if shard.stretch is None:
+                _fetch(shard.log, read_as)
+                return _named(_score_whole(specs, read_as, shard, explained), read_as, shard.log)
+            start, stop, first_line = shard.stretch
+            _fetch(shard.log, read_as, start, stop)
+            partial, fatal = score_stretch(specs, read_as, (0, stop - start, first_line), shard.at, explained)
+            if fatal is not None:
+                return _named(unreadable(shard.at, fatal), read_as, shard.log)
+            return None if partial is None else _named(partial, read_as, shard.log)
     except LogError as error:
         return _named(unreadable(shard.at, error.diagnostic), read_as, shard.log)
     except (OSError, ValueError, ImportError) as error:  # fsspec: a missing file, an unknown protocol
@@ -145,12 +200,22 @@ def _score_whole(specs: CompiledSpecs, path: str, shard: Shard, explained: int |
     return score_partition(specs, reader, at=shard.at, diagnostics=reader.diagnostics, explained=explained)
 
 
-def _fetch(url: str, local: str) -> None:
-    """Copy the log at ``url`` to the local file ``local`` (through ``fsspec``)."""
-    import fsspec
+def _fetch(url: str, local: str, start: int = 0, stop: int | None = None) -> None:
+    """Copy bytes ``start`` to ``stop`` (all of them by default) of the log at ``url`` to the
+    local file ``local`` (through ``fsspec``)."""
+    from fsspec.core import url_to_fs
 
-    with fsspec.open(url, "rb") as source, open(local, "wb") as target:
-        shutil.copyfileobj(source, target, 1 << 20)
+    fs, path = url_to_fs(url)
+    with fs.open(path, "rb") as source, open(local, "wb") as target:
+        source.seek(start)
+        left = None if stop is None else stop - start
+        while left is None or left > 0:
+            chunk = source.read(1 << 20 if left is None else min(left, 1 << 20))
+            if not chunk:
+                break
+            target.write(chunk)
+            if left is not None:
+                left -= len(chunk)
 
 
 def _named(partial: PartialScore, path: str, log: str) -> PartialScore:

@@ -273,19 +273,25 @@ def test_a_glob_that_matches_nothing_is_a_finding(client: Client, tmp_path: Path
     assert "no log matches" in report.log_diagnostics[0].message
 
 
-def test_a_url_is_read_through_fsspec_and_named_as_given(
+def test_a_url_is_read_through_fsspec_in_stretches_and_named_as_given(
     client: Client, shards: tuple[Path, list[Path]]
 ) -> None:
-    """A log named by an fsspec URL (here a cached local file) is fetched whole by a worker, and its
-    findings and unused samples name the URL."""
+    """A canonical log named by an fsspec URL (here a cached local file) is cut into stretches
+    read by the workers; its findings and unused samples name the URL, at the right lines."""
     spec, logs = shards
     specs = _specs(spec)
     url = f"simplecache::file://{logs[1]}"
-    report = on_dask.score(specs, [url], client)
+    report, spread = on_dask.run(specs, [url], client, blocksize=4096)
     single = _single(specs, [logs[1]])
+    assert spread.partitions > 3
     assert report.cases == single.cases
-    assert {u.path for u in report.unused} == {url}
-    assert [d.path for d in report.log_diagnostics] == [url]
+    assert [(u.id, u.count, u.path, u.line) for u in report.unused] == [
+        (u.id, u.count, url, u.line) for u in single.unused
+    ]
+    assert [(d.code, d.path, d.span) for d in report.log_diagnostics] == [
+        (d.code, url, d.span) for d in single.log_diagnostics
+    ]
+    assert report.log_diagnostics
 
 
 def test_a_url_whose_filesystem_is_missing_is_a_finding(client: Client) -> None:
