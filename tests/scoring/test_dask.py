@@ -317,12 +317,17 @@ def test_a_scheduler_that_cannot_be_reached_is_a_usage_error(
 
 @pytest.mark.parametrize(
     ("option", "problem"),
-    [(["--jobs", "2"], "-j cannot be used with --dask"), (["--tools", "specs/tools.json"], "--tools")],
+    [
+        (["--jobs", "2"], "-j cannot be used with --dask"),
+        (["--tools", "specs/tools.json"], "--tools"),
+        (["specs"], "--dask takes a scheduler's address (tcp://HOST:8786), not 'specs'"),
+    ],
 )
 def test_options_that_do_not_go_with_dask_are_refused(
     option: list[str], problem: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """-j and --tools with --dask are usage errors that say why."""
+    """-j and --tools with --dask, and a spec path taken for its address, are usage errors that
+    say why."""
     monkeypatch.chdir(ROOT)
     code, _, err = _cli(capsys, "specs", "--log", "specs/logs/run.jsonl", "--dask", *option)
     assert code == 2

@@ -19,6 +19,11 @@ def refused(args: argparse.Namespace) -> str | None:
         return "--tools cannot be used with --dask yet; check the calls in a single process"
     if args.jobs > 1:
         return "-j cannot be used with --dask: the cluster's workers do the work"
+    if args.dask and ":" not in args.dask:
+        return (
+            f"--dask takes a scheduler's address (tcp://HOST:8786), not {args.dask!r}; for a local "
+            "cluster, write --dask after the spec paths"
+        )
     try:
         import distributed  # noqa: F401
         import fsspec  # noqa: F401
