@@ -33,9 +33,9 @@ def refused(args: argparse.Namespace) -> str | None:
 
 
 def score_on_dask(
-    args: argparse.Namespace, specs: Sequence[Spec], explained: int | None, err: IO[str]
+    args: argparse.Namespace, logs: Sequence[str], specs: Sequence[Spec], explained: int | None, err: IO[str]
 ) -> ScoreReport | None:
-    """The report on ``--log`` logs (paths, globs, URLs) scored on the cluster at ``--dask``
+    """The report on ``logs`` (paths, globs, URLs) scored on the cluster at ``--dask``
     (a local one without an address); with ``-v``, how the work was spread, on ``err``.
     ``None`` (and a message) when the cluster cannot be reached or gave up on a task."""
     from distributed import KilledWorker
@@ -44,7 +44,7 @@ def score_on_dask(
 
     where = args.dask or "a local cluster"
     try:
-        report, spread = run(specs, args.log, args.dask or None, fmt=args.log_format, explained=explained)
+        report, spread = run(specs, logs, args.dask or None, fmt=args.log_format, explained=explained)
     except OSError as error:  # distributed's connection failures and time-outs are OSErrors
         print(f"toolexpect: cannot reach the Dask scheduler at {where}: {error}", file=err)
         return None
