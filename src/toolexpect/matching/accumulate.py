@@ -95,6 +95,13 @@ class CaseAccumulator:
         return verdict(self._case, self.tally())
 
 
+def _rate_met(case: Case, passed: int, runs: int) -> bool:
+    """True when the runs that passed reach (or, with ``>``, pass) the required pass rate."""
+    rate = Fraction(passed, runs)
+    required = exact_fraction(case.pass_rate if case.pass_rate is not None else 1.0)
+    return rate > required if case.pass_rate_strict else rate >= required
+
+
 def verdict(case: Case, tally: Tally) -> CaseResult:
     """The verdict on ``case`` over the runs ``tally`` counts."""
     runs = tally.runs
@@ -107,9 +114,7 @@ def verdict(case: Case, tally: Tally) -> CaseResult:
         failures.append(Failure("error", message, case.span))
     elif tally.errors:
         status = "error"
-    elif passed == runs or (
-        case.pass_rate is not None and Fraction(passed, runs) >= exact_fraction(case.pass_rate)
-    ):
+    elif passed == runs or (case.pass_rate is not None and _rate_met(case, passed, runs)):
         status = "pass"
     else:
         status = "fail"
@@ -118,7 +123,8 @@ def verdict(case: Case, tally: Tally) -> CaseResult:
                 Failure(
                     "pass_rate",
                     f"{passed} of {runs} runs passed ({passed / runs:.0%}), "
-                    f"below the required pass rate {case.pass_rate:g}",
+                    f"{'not above' if case.pass_rate_strict else 'below'} "
+                    f"the required pass rate {case.pass_rate:g}",
                     case.requirement_span("pass_rate"),
                     {"runs": runs, "passed": passed, "required": case.pass_rate},
                 )
