@@ -1,8 +1,8 @@
-"""The command line: ``toolexpect lint | format | score | diff | calls | compile | schema``.
+"""The command line: ``toolexpect lint | format | score | diff | calls | compile | schema | server``.
 
 ``main(argv)`` returns the exit code; nothing outside this package prints or exits. The
 parser is in ``parser.py``, the commands on specs in ``specs.py``, those on recorded runs in
-``scoring.py``, what they share in ``common.py``.
+``scoring.py``, the language server's in ``server.py``, what they share in ``common.py``.
 Exit codes: 0 clean, 1 findings or failing cases, 2 usage error, unreadable input or a bug.
 """
 
@@ -16,6 +16,7 @@ from typing import IO
 from toolexpect.cli.common import EXIT_OK, EXIT_USAGE, LOG_FORMAT_NAMES, TOOLS_FORMAT_NAMES
 from toolexpect.cli.parser import build_parser
 from toolexpect.cli.scoring import cmd_calls, cmd_diff, cmd_score
+from toolexpect.cli.server import cmd_server
 from toolexpect.cli.specs import cmd_compile, cmd_format, cmd_lint, cmd_schema
 from toolexpect.report.style import fit_stream
 
@@ -30,6 +31,7 @@ _COMMANDS = {
     "format": cmd_format,
     "compile": cmd_compile,
     "schema": cmd_schema,
+    "server": cmd_server,
 }
 
 

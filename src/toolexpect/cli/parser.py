@@ -136,6 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"log format: auto (the default) or one of {LOG_FORMAT_NAMES}",
     )
     calls.add_argument("--format", choices=("table", "json"), default="table", help="output format")
+
+    commands.add_parser("server", help="run the language server for editors over stdio (toolexpect[lsp])")
     return parser
 
 
