@@ -1,16 +1,17 @@
 """The open documents' latest analyses, and the debounced runs that publish their diagnostics.
 
-A change schedules an analysis after a short quiet time (:data:`DEBOUNCE`); a newer change
-cancels the one waiting. The analysis runs in a worker thread, so the server keeps reading
-messages meanwhile, and its diagnostics are published only if the document has not changed
-since. Requests (formatting, completion, hover, symbols) take the analysis of the text as it
-is now, made on the spot when the latest one is of an older text.
+A document has at most one analysis running at a time. A change starts one after a short quiet
+time (:data:`DEBOUNCE`) when none is running; changes that arrive while one runs only mark the
+document changed, and the run then goes on with the newest text. So a burst of keystrokes costs
+one analysis more than the burst takes, and diagnostics are never published for a text that has
+changed since (their places would be wrong). The analysis runs in a worker thread, so the
+server keeps reading messages meanwhile. Requests (formatting, completion, hover, symbols) take
+the analysis of the text as it is now, made on the spot when the latest one is of an older text.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import threading
 
 from lsprotocol import types
@@ -22,7 +23,7 @@ from toolexpect.server.positions import Positions
 
 __all__ = ["DEBOUNCE", "Documents"]
 
-DEBOUNCE = 0.05
+DEBOUNCE = 0.03
 """Seconds of quiet after a change before the document is analysed again."""
 
 
@@ -34,7 +35,8 @@ class Documents:
         self._catalogues = Catalogues()
         self._lock = threading.Lock()
         self._latest: dict[str, Analysis] = {}
-        self._waiting: dict[str, asyncio.Task[None]] = {}
+        self._changed: set[str] = set()
+        self._running: dict[str, asyncio.Task[None]] = {}
 
     def positions(self, text: str) -> Positions:
         """The places of ``text`` in the position encoding agreed with the client."""
@@ -55,18 +57,18 @@ class Documents:
         return made
 
     def schedule(self, uri: str, delay: float = DEBOUNCE) -> None:
-        """Analyse the document after ``delay`` seconds and publish its diagnostics, unless a
-        newer change comes first."""
-        waiting = self._waiting.pop(uri, None)
-        if waiting is not None:
-            waiting.cancel()
-        self._waiting[uri] = asyncio.get_running_loop().create_task(self._run(uri, delay))
+        """Analyse the document after ``delay`` seconds of quiet and publish its diagnostics; if
+        an analysis of it is running, the newest text is analysed when that one ends."""
+        self._changed.add(uri)
+        if uri not in self._running:
+            self._running[uri] = asyncio.get_running_loop().create_task(self._run(uri, delay))
 
     def close(self, uri: str) -> None:
         """Forget a closed document and clear its diagnostics."""
-        waiting = self._waiting.pop(uri, None)
-        if waiting is not None:
-            waiting.cancel()
+        self._changed.discard(uri)
+        running = self._running.pop(uri, None)
+        if running is not None:
+            running.cancel()
         with self._lock:
             self._latest.pop(uri, None)
         self._server.text_document_publish_diagnostics(
@@ -74,25 +76,32 @@ class Documents:
         )
 
     async def _run(self, uri: str, delay: float) -> None:
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.sleep(delay)
-            document = self._server.workspace.get_text_document(uri)
-            version, text = document.version, document.source
-            path = _path(document.uri, document.path)
-            made = await asyncio.to_thread(analyse, text, path, self._catalogues)
-            now = self._server.workspace.text_documents.get(uri)
-            if now is None or now.version != version:
-                return  # closed or changed meanwhile: a newer run publishes
-            with self._lock:
-                self._latest[uri] = made
-            self._waiting.pop(uri, None)
-            self._server.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(
-                    uri=uri,
-                    version=version,
-                    diagnostics=lsp_diagnostics(made.diagnostics, self.positions(text)),
+        try:
+            while uri in self._changed:
+                await asyncio.sleep(delay)
+                delay = DEBOUNCE
+                self._changed.discard(uri)
+                document = self._server.workspace.text_documents.get(uri)
+                if document is None:
+                    return
+                version, text = document.version, document.source
+                made = await asyncio.to_thread(
+                    analyse, text, _path(document.uri, document.path), self._catalogues
                 )
-            )
+                if uri in self._changed:
+                    continue  # changed meanwhile: its places may be wrong, go on with the newest
+                with self._lock:
+                    self._latest[uri] = made
+                self._server.text_document_publish_diagnostics(
+                    types.PublishDiagnosticsParams(
+                        uri=uri,
+                        version=version,
+                        diagnostics=lsp_diagnostics(made.diagnostics, self.positions(text)),
+                    )
+                )
+        finally:
+            if self._running.get(uri) is asyncio.current_task():
+                del self._running[uri]
 
 
 def _path(uri: str, path: str | None) -> str | None:
