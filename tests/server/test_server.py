@@ -331,6 +331,16 @@ async def test_hover_shows_the_schema_of_a_tool_and_of_an_argument(
     assert await hover_at(client, path, 0, 3) is None  # on `expect`
 
 
+async def test_hover_works_in_a_spec_that_does_not_parse_yet(client: LanguageClient, project: Path) -> None:
+    """While a call is being written, hover still finds the tool and the argument."""
+    path = project / "specs" / "hover-typing.expect"
+    await open_spec(client, path, 'expect get_weather(city="Berlin", unit=\n')
+    on_tool = await hover_at(client, path, 0, 10)
+    assert on_tool is not None and "Current weather" in on_tool
+    on_unit = await hover_at(client, path, 0, 36)
+    assert on_unit is not None and "get_weather(unit?: string)" in on_unit
+
+
 async def test_symbols_list_cases_and_their_statements(client: LanguageClient, project: Path) -> None:
     """The outline holds each case with its question, expectations, forbids and requirements."""
     text = (

@@ -38,7 +38,7 @@ class Place:
     argument: str | None = None
     """The argument whose matcher or value is being written."""
     given: frozenset[str] = frozenset()
-    """The arguments already written in that call."""
+    """The arguments written in that call (the one being written included)."""
     in_case: bool = False
 
 

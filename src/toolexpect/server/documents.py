@@ -40,8 +40,7 @@ class Documents:
 
     def positions(self, text: str) -> Positions:
         """The places of ``text`` in the position encoding agreed with the client."""
-        encoding = self._server.workspace.position_encoding or types.PositionEncodingKind.Utf16
-        return Positions(text, str(encoding))
+        return Positions(text, self._server.workspace.position_encoding or types.PositionEncodingKind.Utf16)
 
     def current(self, uri: str) -> Analysis:
         """The analysis of the document's text as it is now."""

@@ -20,6 +20,8 @@ from toolexpect.lines import LineIndex
 __all__ = ["Positions"]
 
 _LSP_BREAK = re.compile(r"\r\n|\r|\n")
+_KNOWN = {kind.value for kind in types.PositionEncodingKind}
+_UTF16 = types.PositionEncodingKind.Utf16
 
 
 class Positions:
@@ -29,7 +31,7 @@ class Positions:
 
     def __init__(self, text: str, encoding: str = types.PositionEncodingKind.Utf16) -> None:
         self._text = text
-        self._encoding = str(encoding)
+        self._encoding = types.PositionEncodingKind(encoding) if encoding in _KNOWN else _UTF16
         self._bom = text.startswith("\ufeff")
         self._index = LineIndex(text)
         self._starts = [0, *(match.end() for match in _LSP_BREAK.finditer(text))]
