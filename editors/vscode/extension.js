@@ -8,13 +8,15 @@ const { LanguageClient, TransportKind } = require("vscode-languageclient/node");
 let client;
 
 function activate(context) {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const [command, ...args] = vscode.workspace
     .getConfiguration("toolexpect")
-    .get("server.command", ["toolexpect", "server"]);
+    .get("server.command", ["toolexpect", "server"])
+    .map((part) => (folder ? part.replaceAll("${workspaceFolder}", folder) : part));
   client = new LanguageClient(
     "toolexpect",
     "toolexpect",
-    { command, args, transport: TransportKind.stdio },
+    { command, args, transport: TransportKind.stdio, options: { cwd: folder } },
     { documentSelector: [{ language: "toolexpect" }] },
   );
   context.subscriptions.push(client);
