@@ -49,9 +49,7 @@ def build_server() -> LanguageServer:
         analysis = documents.current(params.text_document.uri)
         return format_edits(analysis, documents.positions(analysis.loaded.text or ""))
 
-    @server.feature(
-        types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=_TRIGGERS)
-    )
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=_TRIGGERS))
     def completion(params: types.CompletionParams) -> list[types.CompletionItem]:
         analysis = documents.current(params.text_document.uri)
         text = analysis.loaded.text or ""

@@ -12,7 +12,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from toolexpect.catalogue import Catalogue, Tool
+from toolexpect.catalogue import Tool
 from toolexpect.server.analysis import Analysis
 from toolexpect.server.context import place_at
 from toolexpect.server.positions import Positions
@@ -42,7 +42,7 @@ def hover(analysis: Analysis, position: types.Position, positions: Positions) ->
     tool = catalogue.get(tool_name)
     if tool is None:
         return None
-    text = _tool_text(tool) if argument is None else _argument_text(tool, argument, catalogue)
+    text = _tool_text(tool) if argument is None else _argument_text(tool, argument)
     if text is None:
         return None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
@@ -67,8 +67,8 @@ def _from_document(document: dict[str, Any], place: tuple[int, int]) -> tuple[st
 
 
 def _from_text(text: str, offset: int) -> tuple[str, str | None] | None:
-    end = offset + (_WORD_END.match(text, offset).end() - offset)  # type: ignore[union-attr]
-    place = place_at(text, end)
+    rest = _WORD_END.match(text, offset)  # the part of the word after the cursor, maybe empty
+    place = place_at(text, rest.end() if rest else offset)
     word = place.prefix
     if place.where == "tool" and word:
         return word, None
@@ -85,7 +85,7 @@ def _tool_text(tool: Tool) -> str:
     return "\n\n".join(parts)
 
 
-def _argument_text(tool: Tool, name: str, catalogue: Catalogue) -> str | None:
+def _argument_text(tool: Tool, name: str) -> str | None:
     found: Parameter | None = next((p for p in parameters(tool) if p.name == name), None)
     if found is None:
         return None

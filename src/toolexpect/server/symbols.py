@@ -39,20 +39,36 @@ def _case(case: dict[str, Any], positions: Positions) -> types.DocumentSymbol:
             children.append(((span["line"], span["column"]), symbol))
 
     if "question_span" in case:
-        add(case["question_span"], _symbol("question", _Kind.String, case["question_span"], positions,
-                                           detail=case.get("question")))
+        add(
+            case["question_span"],
+            _symbol("question", _Kind.String, case["question_span"], positions, detail=case.get("question")),
+        )
     for word, kind in (("expect", _Kind.Function), ("forbid", _Kind.Event)):
         for call in case.get(word, ()):
             if "span" in call:
-                add(call["span"], _symbol(f"{word} {call['tool']}", kind, call["span"], positions,
-                                          detail=", ".join(arg["name"] for arg in call.get("args", ()))))
+                add(
+                    call["span"],
+                    _symbol(
+                        f"{word} {call['tool']}",
+                        kind,
+                        call["span"],
+                        positions,
+                        detail=", ".join(arg["name"] for arg in call.get("args", ())),
+                    ),
+                )
     for requirement in case.get("require", ()):
         if "span" in requirement:
             threshold = requirement.get("threshold")
-            add(requirement["span"], _symbol(
-                "require " + requirement["kind"].replace("_", " "), _Kind.Property, requirement["span"],
-                positions, detail=None if threshold is None else str(threshold),
-            ))
+            add(
+                requirement["span"],
+                _symbol(
+                    "require " + requirement["kind"].replace("_", " "),
+                    _Kind.Property,
+                    requirement["span"],
+                    positions,
+                    detail=None if threshold is None else str(threshold),
+                ),
+            )
     children.sort(key=lambda pair: pair[0])
     return _symbol(
         case["name"],

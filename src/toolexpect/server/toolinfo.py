@@ -56,9 +56,7 @@ def parameters(tool: Tool) -> tuple[Parameter, ...]:
 
 def signature(tool: Tool) -> str:
     """``name(a: string, b?: integer)``: optional parameters marked with ``?``."""
-    shown = ", ".join(
-        f"{p.name}{'' if p.required else '?'}: {p.types}" for p in parameters(tool)
-    )
+    shown = ", ".join(f"{p.name}{'' if p.required else '?'}: {p.types}" for p in parameters(tool))
     return f"{tool.name}({shown})"
 
 
