@@ -42,9 +42,13 @@ class Editor:
         self._published: dict[str, list[types.Diagnostic]] = {}
         self._versions: dict[str, int] = {}
 
+        self.history: list[tuple[str, int | None, list[types.Diagnostic]]] = []
+        """Every publication of diagnostics: document, version and diagnostics."""
+
         @self._client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def published(params: types.PublishDiagnosticsParams) -> None:
             self._published[params.uri] = list(params.diagnostics)
+            self.history.append((params.uri, params.version, list(params.diagnostics)))
 
         self._run(self._client.start_io(sys.executable, "-m", "toolexpect", "server"))
         self.initialized = self._run(
@@ -85,18 +89,27 @@ class Editor:
         )
         return self._diagnostics(uri)
 
-    def change(self, path: Path, text: str) -> list[types.Diagnostic]:
-        """Replace the open document's text (unsaved) and return its next diagnostics."""
+    def change(self, path: Path, *texts: str) -> list[types.Diagnostic]:
+        """Replace the open document's text (unsaved) with each of ``texts`` in turn, as fast as
+        they can be sent, and return the next diagnostics of the last."""
         uri = path.as_uri()
         self._published.pop(uri, None)
-        self._versions[uri] += 1
-        self._client.text_document_did_change(
-            types.DidChangeTextDocumentParams(
-                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=self._versions[uri]),
-                content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        for text in texts:
+            self._versions[uri] += 1
+            self._client.text_document_did_change(
+                types.DidChangeTextDocumentParams(
+                    text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=self._versions[uri]),
+                    content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+                )
             )
-        )
-        return self._diagnostics(uri)
+        last = self._versions[uri]
+
+        async def arrived() -> list[types.Diagnostic]:
+            while not any(u == uri and v == last for u, v, _ in self.history):
+                await asyncio.sleep(0.01)
+            return self._published.pop(uri)
+
+        return self._run(arrived())
 
     def format(self, path: Path) -> list[types.TextEdit] | None:
         """The edits of whole-document formatting."""

@@ -94,6 +94,22 @@ def test_a_syntax_error_arrives_as_lint_reports_it_and_clears_when_fixed(
     assert editor.change(path, FIXED) == []
 
 
+def test_a_burst_of_changes_publishes_only_diagnostics_of_the_text_they_were_made_from(
+    editor: Editor, project: Path
+) -> None:
+    """Changes sent faster than the server analyses are taken together: the last text gets its
+    diagnostics, and any earlier publication is of an earlier version, in order, never after."""
+    path = project / "specs" / "burst.expect"
+    editor.open(path, FIXED)
+    start = len(editor.history)
+    texts = [FIXED.replace('"Berlin"', f'"Berlin {i}"') for i in range(5)] + [BROKEN]
+    diagnostics = editor.change(path, *texts)
+    assert [d.code for d in diagnostics] == ["P100"]
+    versions = [v for u, v, _ in editor.history[start:] if u == path.as_uri()]
+    assert versions == sorted(versions) and versions[-1] == 7
+    assert all(found == [] for u, v, found in editor.history[start:] if u == path.as_uri() and v != 7)
+
+
 def test_catalogue_checks_apply_from_the_documents_pyproject(editor: Editor, project: Path) -> None:
     """With ``tools`` in the nearest pyproject.toml, the catalogue findings are those of
     ``lint --tools``, at the same places."""
