@@ -21,7 +21,7 @@ from toolexpect.language.format import LINE_LENGTH
 from toolexpect.specfile import SpecFile, kind_of, parse_spec_source, stem_of
 from toolexpect.toolcheck import check_spec_file
 
-__all__ = ["Analysis", "Catalogues", "analyse"]
+__all__ = ["Analysis", "Catalogues", "analyse", "catalogue_for"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,23 +72,27 @@ def _stamp(path: str) -> _Stamp:
     return status.st_mtime_ns, status.st_size
 
 
+def catalogue_for(path: str | None, catalogues: Catalogues) -> Catalogue | CatalogueError | None:
+    """The catalogue that ``tools`` of ``[tool.toolexpect]`` names for the document at ``path``
+    (the nearest pyproject.toml above it), why it cannot be read, or ``None`` without one."""
+    tools = configured_tools(Path(path).parent if path else Path.cwd())
+    return catalogues.get(tools) if tools is not None else None
+
+
 def analyse(text: str, path: str | None, catalogues: Catalogues) -> Analysis:
     """Run ``text``, the content of the document at ``path`` (``None``: not a file), through
     lint and, when one is configured, the catalogue checks."""
-    folder = Path(path).parent if path else Path.cwd()
     loaded = parse_spec_source(
         text, kind_of(path or "spec.expect"), name=stem_of(path or "spec.expect"), path=path
     )
     diagnostics: list[Diagnostic] = list(loaded.diagnostics)
     catalogue: Catalogue | None = None
-    tools = configured_tools(folder)
-    if tools is not None:
-        found = catalogues.get(tools)
-        if isinstance(found, CatalogueError):
-            # Its place is in the catalogue, not in this document: shown at the top.
-            diagnostics.insert(0, replace(found.diagnostic, span=None))
-        else:
-            catalogue = found
-            diagnostics = check_spec_file(loaded, catalogue)
-    width = configured_line_length(folder) or LINE_LENGTH
+    found = catalogue_for(path, catalogues)
+    if isinstance(found, CatalogueError):
+        # Its place is in the catalogue, not in this document: shown at the top.
+        diagnostics.insert(0, replace(found.diagnostic, span=None))
+    elif found is not None:
+        catalogue = found
+        diagnostics = check_spec_file(loaded, catalogue)
+    width = configured_line_length(Path(path).parent if path else Path.cwd()) or LINE_LENGTH
     return Analysis(loaded, tuple(diagnostics), catalogue, width)

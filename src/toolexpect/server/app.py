@@ -51,9 +51,9 @@ def build_server() -> LanguageServer:
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=_TRIGGERS))
     def completion(params: types.CompletionParams) -> list[types.CompletionItem]:
-        analysis = documents.current(params.text_document.uri)
-        text = analysis.loaded.text or ""
-        return complete(text, params.position, documents.positions(text), analysis.catalogue)
+        uri = params.text_document.uri
+        text = documents.text(uri)
+        return complete(text, params.position, documents.positions(text), documents.catalogue(uri))
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def on_hover(params: types.HoverParams) -> types.Hover | None:

@@ -5,8 +5,9 @@ time (:data:`DEBOUNCE`) when none is running; changes that arrive while one runs
 document changed, and the run then goes on with the newest text. So a burst of keystrokes costs
 one analysis more than the burst takes, and diagnostics are never published for a text that has
 changed since (their places would be wrong). The analysis runs in a worker thread, so the
-server keeps reading messages meanwhile. Requests (formatting, completion, hover, symbols) take
-the analysis of the text as it is now, made on the spot when the latest one is of an older text.
+server keeps reading messages meanwhile. Formatting, hover and symbols take the analysis of the
+text as it is now, made on the spot when the latest one is of an older text; completion needs
+only the text and the catalogue, so it never waits for an analysis.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import threading
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from toolexpect.server.analysis import Analysis, Catalogues, analyse
+from toolexpect.catalogue import Catalogue
+from toolexpect.server.analysis import Analysis, Catalogues, analyse, catalogue_for
 from toolexpect.server.diagnostics import lsp_diagnostics
 from toolexpect.server.positions import Positions
 
@@ -54,6 +56,17 @@ class Documents:
         with self._lock:
             self._latest[uri] = made
         return made
+
+    def text(self, uri: str) -> str:
+        """The document's text as it is now."""
+        return self._server.workspace.get_text_document(uri).source
+
+    def catalogue(self, uri: str) -> Catalogue | None:
+        """The tool catalogue configured for the document, if one is and it can be read (its
+        problems are the diagnostics' business)."""
+        document = self._server.workspace.get_text_document(uri)
+        found = catalogue_for(_path(document.uri, document.path), self._catalogues)
+        return found if isinstance(found, Catalogue) else None
 
     def schedule(self, uri: str, delay: float = DEBOUNCE) -> None:
         """Analyse the document after ``delay`` seconds of quiet and publish its diagnostics; if
