@@ -74,11 +74,7 @@ def complete(
         words = first_words("_item") if not place.in_case else first_words("_statement")
         return [item(word, _Kind.Keyword, word + " ") for word in words]
     if place.where == "after-require":
-        forms = []
-        for words in spellings("require_stmt").values():
-            shown = " ".join(w for w in words[1:] if w != "number")
-            forms.append(item(shown, _Kind.Keyword, shown + (" " if "number" in words else "")))
-        return forms
+        return [item(form, _Kind.Keyword, form + (" " if more else "")) for form, more in _require_forms()]
     if place.where == "tool":
         return _tools(catalogue, item)
     if place.where == "argument":
@@ -91,6 +87,21 @@ def complete(
     if place.where == "value":
         return _values(place, catalogue, item)
     return []
+
+
+def _require_forms() -> list[tuple[str, bool]]:
+    """How each form of ``require`` goes on after the keyword, up to the first part that is not
+    a word or an operator (a number, a rule of the grammar), and whether a part follows."""
+    forms: dict[str, bool] = {}
+    for words in spellings("require_stmt").values():
+        fixed: list[str] = []
+        for word in words[1:]:
+            if spellings(word):  # a rule (`number`, ...): what the user writes there varies
+                break
+            fixed.append(word)
+        form = " ".join(fixed)
+        forms[form] = forms.get(form, False) or len(fixed) < len(words) - 1
+    return list(forms.items())
 
 
 def _tools(catalogue: Catalogue | None, item: _Item) -> list[types.CompletionItem]:
