@@ -11,6 +11,7 @@ name; numbers are never reused.
 * ``R4xx`` recorded logs
 * ``T5xx`` tool catalogues
 * ``B6xx`` score reports read back (``diff``, ``score --baseline``)
+* ``S7xx`` snapshots: recorded runs written as specs (``snapshot``)
 """
 
 from __future__ import annotations
@@ -119,6 +120,14 @@ _TABLE: tuple[Code, ...] = (
     Code("B600", "unreadable-report", Severity.ERROR, "a report file that cannot be read as JSON"),
     Code("B601", "not-a-report", Severity.ERROR, "JSON that is not a toolexpect score report"),
     Code("B602", "unknown-report-version", Severity.ERROR, "a report of a version not read here"),
+    # S: snapshots
+    Code("S700", "value-not-writable", Severity.WARNING, "a recorded value a spec cannot hold, written =any"),
+    Code("S701", "name-not-writable", Severity.WARNING, "a recorded name a spec cannot hold, left out"),
+    Code("S702", "arguments-not-json", Severity.WARNING, "a call whose arguments were not JSON"),
+    Code("S703", "nothing-to-snapshot", Severity.WARNING, "a case whose runs share no call"),
+    Code("S704", "sample-without-case", Severity.WARNING, "a sample without an id among samples with ids"),
+    Code("S705", "snapshot-fault", Severity.ERROR, "a case that would not read back or pass its runs"),
+    Code("S706", "case-not-rewritable", Severity.WARNING, "a failing case --update cannot rewrite in place"),
 )
 
 CODES: dict[str, Code] = {entry.code: entry for entry in _TABLE}

@@ -145,7 +145,7 @@ def pattern_from_json(value: Any) -> Pattern:
         if len(value) == 1 and "$partial" in value and isinstance(value["$partial"], dict):
             return PartialObject({k: pattern_from_json(v) for k, v in value["$partial"].items()})
         if len(value) == 1 and "$literal" in value:
-            return cast(Pattern, _copy_json(value["$literal"]))
+            return cast(Pattern, _copy_json(value))
         return {k: pattern_from_json(v) for k, v in value.items()}
     if isinstance(value, list):
         return [pattern_from_json(v) for v in value]
@@ -153,7 +153,10 @@ def pattern_from_json(value: Any) -> Pattern:
 
 
 def _copy_json(value: Any) -> Json:
+    """A document value as the value it means: ``{"$literal": {...}}`` is the object inside."""
     if isinstance(value, dict):
+        if len(value) == 1 and "$literal" in value and isinstance(value["$literal"], dict):
+            value = value["$literal"]
         return {k: _copy_json(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_copy_json(v) for v in value]

@@ -2,12 +2,15 @@
 
 ``pytest --toolexpect-specs specs/ --toolexpect-log runs.jsonl`` adds one item per case,
 named ``<spec file>::<case>``; a failing case shows the explanation of its failing runs.
-Without these options the plugin adds no items and reads nothing.
+Each flag takes one value (repeat it for more), so test paths after it stay test paths.
+Without the flags, the ini options ``toolexpect_specs`` and ``toolexpect_logs`` are used,
+then ``specs`` and ``logs`` of ``[tool.toolexpect]`` in ``pyproject.toml``; with neither
+specs nor logs the plugin adds no items and reads nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,36 +23,73 @@ __all__ = ["CaseItem", "SpecFileNode", "ToolexpectCaseFailure", "tool_calls"]
 
 _SPECS = "toolexpect_specs"
 _LOGS = "toolexpect_log"
+_INI_SPECS = "toolexpect_specs"
+_INI_LOGS = "toolexpect_logs"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """Add ``--toolexpect-specs`` and ``--toolexpect-log``."""
+    """Add ``--toolexpect-specs`` and ``--toolexpect-log`` (one value each, repeatable) and
+    the ini options ``toolexpect_specs`` and ``toolexpect_logs``."""
     group = parser.getgroup("toolexpect", "score recorded tool calls against .expect specs")
     group.addoption(
         "--toolexpect-specs",
         dest=_SPECS,
-        nargs="+",
-        action="extend",
+        action="append",
         default=[],
         metavar="PATH",
-        help="spec files or folders: each case becomes a test item",
+        help="a spec file or folder: each case becomes a test item (repeat the flag for more)",
     )
     group.addoption(
         "--toolexpect-log",
         dest=_LOGS,
-        nargs="+",
-        action="extend",
+        action="append",
         default=[],
         metavar="LOG",
-        help="recorded logs to score the spec cases against",
+        help="a recorded log to score the spec cases against (repeat the flag for more)",
     )
+    parser.addini(
+        _INI_SPECS, "spec files or folders whose cases become test items", type="paths", default=[]
+    )
+    parser.addini(_INI_LOGS, "recorded logs to score the spec cases against", type="paths", default=[])
+
+
+class _Sources:
+    """The specs and logs to use, and where they were given."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        specs = [str(p) for p in config.getoption(_SPECS)] or [str(p) for p in config.getini(_INI_SPECS)]
+        logs = [str(p) for p in config.getoption(_LOGS)] or [str(p) for p in config.getini(_INI_LOGS)]
+        asked = bool(specs or logs)
+        from toolexpect.settings import SettingsError, find_settings
+
+        try:
+            settings = find_settings(config.invocation_params.dir)
+            specs = specs or _absolute(settings, "specs")
+            logs = logs or _absolute(settings, "logs")
+            self.log_format = settings.text("log-format") or "auto"
+        except SettingsError as error:
+            raise pytest.UsageError(str(error)) from None
+        if asked and bool(specs) != bool(logs):
+            raise pytest.UsageError(
+                "--toolexpect-specs and --toolexpect-log must be given together "
+                "(or toolexpect_specs and toolexpect_logs in the ini file, or specs and logs "
+                "in [tool.toolexpect] of pyproject.toml)"
+            )
+        self.specs = specs if logs else []
+        self.logs = logs if specs else []
+
+
+def _absolute(settings: Any, key: str) -> list[str]:
+    """A path setting as absolute paths (pytest may run from another folder than pyproject.toml's)."""
+    return [str(Path(p).resolve()) for p in settings.paths(key) or ()]
+
+
+_SOURCES_KEY = pytest.StashKey["_Sources"]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Check that specs and logs come together."""
-    specs, logs = config.getoption(_SPECS), config.getoption(_LOGS)
-    if bool(specs) != bool(logs):
-        raise pytest.UsageError("--toolexpect-specs and --toolexpect-log must be given together")
+    """Find the specs and logs, and check that they come together."""
+    config.stash[_SOURCES_KEY] = _Sources(config)
 
 
 @pytest.fixture
@@ -94,12 +134,17 @@ class _Scores:
         return self._outcomes[(path, case)]
 
     def _score(self) -> None:
+        from toolexpect.inputs import distinct_logs, repeated_case_names
         from toolexpect.logs import LogError, open_log
         from toolexpect.report.diagnostics import render
         from toolexpect.scoring import score
 
         try:
-            logs = [open_log(p) for p in self.config.getoption(_LOGS)]
+            sources = self.config.stash[_SOURCES_KEY]
+            paths, repeated = distinct_logs(sources.logs)
+            names = [(self._shown(spec.path), [c.name for c in spec.cases]) for spec in self.specs]
+            self.summary.extend(f"warning: {w}" for w in [*repeated_case_names(names), *repeated])
+            logs = [open_log(p, sources.log_format) for p in paths]
             report = score(self.specs, self._keep(sample for log in logs for sample in log))
         except LogError as error:
             self.error = "cannot read the recorded log:\n" + render([error.diagnostic], "full")
@@ -111,6 +156,11 @@ class _Scores:
         for unused in report.unused:
             name = "samples without an id" if unused.id is None else f'samples with id "{unused.id}"'
             self.summary.append(f"{unused.count} unused {name} ({unused.reason})")
+
+    def _shown(self, path: str | None) -> str:
+        """A spec file's path as pytest shows it: relative to the root folder when inside it."""
+        found, root = Path(path or ""), self.config.rootpath
+        return str(found.relative_to(root) if found.is_relative_to(root) else found)
 
     def runs(self, case: str) -> list[tuple[ToolCall, ...]]:
         """The calls of the kept runs of a case, in the order they were scored."""
@@ -190,8 +240,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
 def pytest_collection_modifyitems(
     session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
 ) -> None:
-    """Append one item per spec case when ``--toolexpect-specs`` is given."""
-    paths: Sequence[str] = config.getoption(_SPECS)
+    """Append one item per spec case when there are specs and logs."""
+    paths = config.stash[_SOURCES_KEY].specs
     if not paths:
         return
     from toolexpect.specfile import find_spec_files

@@ -8,6 +8,7 @@ import random
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.model import ArgMatcher, Case, Expectation, Op, Spec
 from toolexpect.report import score as report
+from toolexpect.report.score_json import json_text
 from toolexpect.scoring import score
 
 
@@ -49,7 +50,7 @@ def test_large_json_report_is_the_dump_of_to_json() -> None:
     """Cached run texts and the case-per-line layout give exactly the plain dump."""
     result = score([_spec()], _samples(700))
     text = report.render(result, "json")
-    assert text == report._json_text(report.to_json(result))
+    assert text == json_text(report.to_json(result))
     data = json.loads(text)
     assert len(data["cases"][0]["runs"]) == 700
     assert data["summary"]["cases"] == 5

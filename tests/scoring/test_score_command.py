@@ -62,7 +62,16 @@ def test_example_specs_score_as_documented(capsys: pytest.CaptureFixture[str]) -
     assert status["triage open issues"] == "fail"
     assert status["greeting"] == "pass"
     assert status["flight and hotel"] == "pass"  # 4 of 5 runs pass, pass rate 0.8 required
-    assert report["summary"] == {"cases": 11, "passed": 8, "failed": 3, "errors": 0}
+    summary = report["summary"]
+    assert {k: summary[k] for k in ("cases", "passed", "failed", "errors")} == {
+        "cases": 11,
+        "passed": 8,
+        "failed": 3,
+        "errors": 0,
+    }
+    # 9 cases have expectations: seven score 1, "two cities" 0.5, "week in lisbon" 0.
+    assert summary["mean_accuracy"] == pytest.approx(7.5 / 9)
+    assert summary["accuracy_cases"] == 9
     for case in report["cases"]:
         assert {
             "file",
@@ -207,7 +216,8 @@ def test_text_report_explains_misses_without_colour(
     assert re.search(r"✗ .*weather.expect :: lisbon\s+0.00", out)
     assert "get_weather was never called" in out
     assert "get_wether" in out  # the similarly spelled tool that was called
-    assert out.rstrip().endswith("1 passed, 1 failed")
+    summary = "1 passed, 1 failed; mean accuracy 0.50 over 2 cases, precision 0.50, F1 0.50"
+    assert out.rstrip().endswith(summary)
 
 
 def test_junit_report(tmp_path: Path, spec: Path, capsys: pytest.CaptureFixture[str]) -> None:

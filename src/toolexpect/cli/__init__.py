@@ -1,9 +1,14 @@
-"""The command line: ``toolexpect lint | format | score | diff | calls | compile | schema | server``.
+"""The command line: ``toolexpect lint | format | score | diff | calls | snapshot | compile | schema``
+and ``toolexpect server``.
 
 ``main(argv)`` returns the exit code; nothing outside this package prints or exits. The
 parser is in ``parser.py``, the commands on specs in ``specs.py``, those on recorded runs in
 ``scoring.py``, the language server's in ``server.py``, what they share in ``common.py``.
-Exit codes: 0 clean, 1 findings or failing cases, 2 usage error, unreadable input or a bug.
+Exit codes (one meaning each, for every command; see ``common.EXIT_CODES`` and docs/cli.md):
+0 done and all is well, 1 the command found what it checks for (lint findings, a file
+``format --check`` would change, a failing case, a regression), 2 the command could not do
+its job (a usage error, an invalid spec where one is used, unreadable input, a bug), 3 the
+mean accuracy is below ``score --fail-under``.
 """
 
 from __future__ import annotations
@@ -11,14 +16,18 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import IO
 
 from toolexpect.cli.common import EXIT_OK, EXIT_USAGE, LOG_FORMAT_NAMES, TOOLS_FORMAT_NAMES
+from toolexpect.cli.defaults import apply_settings
 from toolexpect.cli.parser import build_parser
 from toolexpect.cli.scoring import cmd_calls, cmd_diff, cmd_score
 from toolexpect.cli.server import cmd_server
+from toolexpect.cli.snapshot import cmd_snapshot
 from toolexpect.cli.specs import cmd_compile, cmd_format, cmd_lint, cmd_schema
 from toolexpect.report.style import fit_stream
+from toolexpect.settings import SettingsError, find_settings
 
 __all__ = ["LOG_FORMAT_NAMES", "TOOLS_FORMAT_NAMES", "main"]
 
@@ -27,6 +36,7 @@ _COMMANDS = {
     "score": cmd_score,
     "diff": cmd_diff,
     "calls": cmd_calls,
+    "snapshot": cmd_snapshot,
     "lint": cmd_lint,
     "format": cmd_format,
     "compile": cmd_compile,
@@ -45,6 +55,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     out, err = sys.stdout, sys.stderr
     fit_stream(out)
     fit_stream(err)
+    try:
+        apply_settings(args, find_settings(Path.cwd()))
+    except SettingsError as error:
+        print(f"toolexpect: {error}", file=err)
+        return EXIT_USAGE
+    except ValueError as error:
+        print(f"toolexpect {args.command}: error: {error}", file=err)
+        return EXIT_USAGE
     try:
         code = _COMMANDS[args.command](args, out, err)
         out.flush()

@@ -16,6 +16,8 @@ from toolexpect.report.style import Style
 from toolexpect.specfile import SpecFile, find_spec_files, load_spec_file
 
 __all__ = [
+    "EXIT_BELOW",
+    "EXIT_CODES",
     "EXIT_FINDINGS",
     "EXIT_OK",
     "EXIT_USAGE",
@@ -23,10 +25,9 @@ __all__ = [
     "LOG_FORMAT_NAMES",
     "TOOLS_FORMAT_NAMES",
     "UNREADABLE",
-    "configured_line_length",
-    "configured_tools",
     "load_all",
     "load_tools",
+    "no_spec_files",
     "print_diagnostics",
     "replacing",
     "report_log_diagnostics",
@@ -48,11 +49,24 @@ LOG_FORMAT_NAMES = (
 )
 TOOLS_FORMAT_NAMES = "openai, responses, anthropic, mcp, python"
 
-
-
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
+EXIT_BELOW = 3
+
+EXIT_CODES = {
+    EXIT_OK: "done, and nothing was found: specs clean, files formatted, every case passed",
+    EXIT_FINDINGS: "done, and the command found what it checks for: lint findings, a file "
+    "format --check or --diff would change, a failing case or an unreadable log record, a "
+    "regression against --baseline (diff: a regression, or with --fail-on any-failure a case "
+    "that does not pass), changes snapshot --update shows for review, a case snapshot could "
+    "not write or no case at all",
+    EXIT_USAGE: "the command could not do its job: a usage error, a setting of the wrong type, "
+    "an invalid spec where one is used (format, compile, score), an unreadable file, no spec "
+    "file where one was asked for, no case to score, a report that cannot be written, or a bug",
+    EXIT_BELOW: "score --fail-under X: the mean Tool Call Accuracy of the cases is below X",
+}
+"""The one meaning of each exit code, for every command (docs/cli.md shows this table)."""
 
 
 def sources_of(files: dict[str, SpecFile]) -> object:
@@ -80,6 +94,13 @@ def print_diagnostics(
         style=Style.of(stream),
     )
     print(text, file=stream)
+
+
+def no_spec_files(folder: str) -> str:
+    """The message for a folder given that holds no spec file, naming the endings looked for."""
+    from toolexpect.specfile import SPEC_SUFFIXES
+
+    return f"no spec files ({', '.join('*' + s for s in SPEC_SUFFIXES)}) in {folder}"
 
 
 def load_all(paths: Sequence[str]) -> tuple[dict[str, SpecFile], list[str]]:
@@ -153,41 +174,6 @@ def write_text(path: str | os.PathLike[str], text: str) -> str | None:
     except OSError as error:
         return error.strerror or str(error)
     return None
-
-
-def _setting(start: Path, key: str) -> tuple[Path, object] | None:
-    """The folder of the nearest pyproject.toml above ``start`` and its ``[tool.toolexpect]``
-    value of ``key`` (``None`` when there is no such file, it cannot be read, or lacks the key)."""
-    import tomllib
-
-    for folder in (start, *start.parents):
-        candidate = folder / "pyproject.toml"
-        if candidate.is_file():
-            try:
-                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, tomllib.TOMLDecodeError):
-                return None
-            value = data.get("tool", {}).get("toolexpect", {}).get(key)
-            return (folder, value) if value is not None else None
-    return None
-
-
-def configured_tools(start: Path) -> str | None:
-    """The ``tools`` setting of ``[tool.toolexpect]``, relative to its pyproject.toml."""
-    found = _setting(start, "tools")
-    if found is None:
-        return None
-    folder, value = found
-    if not isinstance(value, str) or not value:
-        return None
-    return str(folder / value) if not Path(value).is_absolute() else value
-
-
-def configured_line_length(start: Path) -> int | None:
-    """The ``line-length`` setting of ``[tool.toolexpect]`` (a positive integer), if any."""
-    found = _setting(start, "line-length")
-    value = found[1] if found is not None else None
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
 def load_tools(path: str | None, fmt: str, err: IO[str]) -> tuple[object | None, bool]:

@@ -8,10 +8,16 @@ from collections.abc import Callable
 
 from toolexpect import __version__
 from toolexpect.cli.common import EXIT_USAGE, FAIL_ON, LOG_FORMAT_NAMES, TOOLS_FORMAT_NAMES
+from toolexpect.cli.snapshot import add_snapshot_parser
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.diff import FORMATS as DIFF_FORMATS
 
-__all__ = ["build_parser"]
+__all__ = ["SCORE_FORMATS", "build_parser"]
+
+SCORE_FORMATS = ("text", "json", "junit", "github", "markdown", "html")
+"""The report formats of ``score`` (``--format``, ``--output FORMAT=FILE``)."""
+
+_SPEC_PATHS = "spec files or folders (default: specs in [tool.toolexpect], or the current folder)"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -33,10 +39,12 @@ def build_parser() -> argparse.ArgumentParser:
     commands.required = True
 
     lint = commands.add_parser("lint", help="check spec files and report problems")
+    lint.add_argument("paths", nargs="*", metavar="PATH", help=_SPEC_PATHS)
     lint.add_argument(
-        "paths", nargs="*", default=["."], metavar="PATH", help="spec files or folders (default: .)"
+        "--format",
+        choices=diagnostic_report.FORMATS,
+        help="output format (default: lint-format in [tool.toolexpect], or full)",
     )
-    lint.add_argument("--format", choices=diagnostic_report.FORMATS, default="full", help="output format")
     lint.add_argument(
         "--tools",
         metavar="CATALOG",
@@ -44,15 +52,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lint.add_argument(
         "--tools-format",
-        default="auto",
         metavar="NAME",
         help=f"catalogue format: auto (the default) or one of {TOOLS_FORMAT_NAMES}",
     )
 
     fmt = commands.add_parser("format", help="rewrite spec files in the canonical layout")
-    fmt.add_argument(
-        "paths", nargs="*", default=["."], metavar="PATH", help="spec files or folders (default: .)"
-    )
+    fmt.add_argument("paths", nargs="*", metavar="PATH", help=_SPEC_PATHS)
     fmt.add_argument("--check", action="store_true", help="exit 1 if a file would change")
     fmt.add_argument("--diff", action="store_true", help="print a diff instead of writing")
     fmt.add_argument(
@@ -72,21 +77,53 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     score = commands.add_parser("score", help="score recorded runs against spec files")
+    score.add_argument("specs", nargs="*", metavar="SPEC", help=_SPEC_PATHS)
     score.add_argument(
-        "specs", nargs="*", default=["."], metavar="SPEC", help="spec files or folders (default: .)"
-    )
-    score.add_argument(
-        "--log", action="append", required=True, metavar="LOG", help="a recorded log (repeatable)"
+        "--log",
+        action="append",
+        metavar="LOG",
+        help="a recorded log; repeat the flag for more (default: logs in [tool.toolexpect])",
     )
     score.add_argument(
         "--log-format",
-        default="auto",
         metavar="NAME",
         help=f"log format: auto (the default) or one of {LOG_FORMAT_NAMES}",
     )
-    score.add_argument("--format", choices=_score_formats(), default="text", help="report format")
-    score.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
-    score.add_argument("--html", metavar="FILE", help="also write the HTML report to FILE")
+    score.add_argument(
+        "--format",
+        choices=SCORE_FORMATS,
+        help="report format on standard output (default: score-format in [tool.toolexpect], or text)",
+    )
+    score.add_argument(
+        "-o",
+        "--output",
+        action="append",
+        type=_output,
+        metavar="[FORMAT=]FILE",
+        help="FILE: write the report to FILE instead of standard output; FORMAT=FILE: also write a "
+        "report in FORMAT to FILE (repeatable; default: outputs in [tool.toolexpect])",
+    )
+    for name in ("json", "junit", "markdown", "html"):
+        score.add_argument(
+            f"--{name}",
+            dest="outputs_" + name,
+            action="append",
+            metavar="FILE",
+            help=f"also write the {name} report to FILE (as --output {name}=FILE)",
+        )
+    score.add_argument(
+        "--fail-under",
+        type=_fraction,
+        metavar="X",
+        help="exit 3 when the mean Tool Call Accuracy of the cases is below X, from 0 to 1 "
+        "(default: fail-under in [tool.toolexpect]); failing cases alone then do not fail the run",
+    )
+    score.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="text report: only the cases that did not pass, and no progress display",
+    )
     score.add_argument(
         "--baseline",
         metavar="REPORT",
@@ -102,7 +139,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument(
         "--tools-format",
-        default="auto",
         metavar="NAME",
         help=f"catalogue format: auto (the default) or one of {TOOLS_FORMAT_NAMES}",
     )
@@ -128,15 +164,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     calls = commands.add_parser("calls", help="print the tool calls found in recorded logs")
-    calls.add_argument("logs", nargs="+", metavar="LOG", help="recorded logs")
+    calls.add_argument(
+        "logs", nargs="*", metavar="LOG", help="recorded logs (default: logs in [tool.toolexpect])"
+    )
     calls.add_argument(
         "--log-format",
-        default="auto",
         metavar="NAME",
         help=f"log format: auto (the default) or one of {LOG_FORMAT_NAMES}",
     )
     calls.add_argument("--format", choices=("table", "json"), default="table", help="output format")
-
+    add_snapshot_parser(commands)
     commands.add_parser("server", help="run the language server for editors over stdio (toolexpect[lsp])")
     return parser
 
@@ -156,7 +193,24 @@ def _at_least_one(what: str) -> Callable[[str], int]:
     return convert
 
 
-def _score_formats() -> tuple[str, ...]:
-    return ("text", "json", "junit", "github", "markdown", "html")
+def _fraction(text: str) -> float:
+    """An argparse type: a number from 0 to 1."""
+    try:
+        number = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= number <= 1:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 1, not {text}")
+    return number
+
+
+def _output(text: str) -> tuple[str | None, str]:
+    """An argparse type: ``FORMAT=FILE`` (a known format before ``=``) or a plain ``FILE``."""
+    name, sep, path = text.partition("=")
+    if sep and name in SCORE_FORMATS:
+        if not path:
+            raise argparse.ArgumentTypeError(f"no file after {name}=")
+        return name, path
+    return None, text
 
 

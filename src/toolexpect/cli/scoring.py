@@ -7,17 +7,20 @@ from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING, TypeVar
 
 from toolexpect.cli.common import (
+    EXIT_BELOW,
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_USAGE,
     load_all,
     load_tools,
+    no_spec_files,
     print_diagnostics,
     replacing,
     report_log_diagnostics,
     write_text,
 )
 from toolexpect.diagnostics import Diagnostic, Severity
+from toolexpect.inputs import distinct_logs, repeated_case_names
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.style import Style
 from toolexpect.specfile import SpecFile
@@ -57,9 +60,10 @@ def _without_gc(work: Callable[[], T]) -> T:
 
 
 def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
-    """``toolexpect score``: score recorded runs against specs and write the report."""
+    """``toolexpect score``: score recorded runs against specs and write the reports."""
     from itertools import chain
 
+    from toolexpect.cli.progress import progress, wanted
     from toolexpect.logs import LogError, open_log
     from toolexpect.report import score as score_report
     from toolexpect.scoring import score
@@ -69,34 +73,46 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if bad or empty:
         print_diagnostics(bad, files, "full", err)
         for folder in empty:
-            print(f"toolexpect: no spec files in {folder}", file=err)
+            print(f"toolexpect: {no_spec_files(folder)}", file=err)
         print("toolexpect: fix the spec errors above before scoring", file=err)
         return EXIT_USAGE
     specs = [f.spec for f in files.values() if f.spec is not None]
+    if not any(spec.cases for spec in specs):
+        print(f"toolexpect: no case to score in {', '.join(args.specs)}", file=err)
+        return EXIT_USAGE
+    log_paths, repeated = distinct_logs(args.log)
+    names = [(path, [c.name for c in f.spec.cases]) for path, f in files.items() if f.spec is not None]
+    for warning in [*repeated_case_names(names), *repeated]:
+        print(f"toolexpect: warning: {warning}", file=err)
     baseline, readable = _load_baseline(args, err)
     if not readable:
         return EXIT_USAGE
     catalogue, readable = load_tools(args.tools, args.tools_format, err)
     if not readable:
         return EXIT_USAGE
-    # Only the JSON report (also under --html and --baseline) lists every failing run.
-    every_run = args.format in ("json", "html") or args.html or args.baseline
+    formats = {args.format, *(fmt for fmt, _ in args.outputs)}
+    # Only the JSON report (also under html and --baseline) lists every failing run.
+    every_run = bool(formats & {"json", "html"}) or args.baseline
     explained = None if every_run else score_report.MAX_RUNS_SHOWN
     try:
-        readers = [open_log(path, args.log_format) for path in args.log]
-        samples: Iterator[RecordedSample] = chain.from_iterable(readers)
-        findings: list[object] = []
-        if catalogue is None and len(readers) == 1 and args.jobs > 1:
-            from toolexpect.jobs import score_log
-
-            report, log_diagnostics = _without_gc(
-                lambda: score_log(specs, readers[0], args.jobs, explained=explained)
+        with progress(err, wanted(err, args.quiet)) as display:
+            readers = [open_log(path, args.log_format) for path in log_paths]
+            samples: Iterator[RecordedSample] = chain.from_iterable(
+                display.samples(reader, path) for reader, path in zip(readers, log_paths, strict=True)
             )
-        else:
-            if catalogue is not None:
-                samples = _checked(samples, catalogue, findings)
-            report = _without_gc(lambda: score(specs, samples, explained=explained))
-            log_diagnostics = [d for r in readers for d in r.diagnostics]
+            findings: list[object] = []
+            if catalogue is None and len(readers) == 1 and args.jobs > 1:
+                from toolexpect.jobs import score_log
+
+                display.busy(f"scoring {log_paths[0]} with up to {args.jobs} processes")
+                report, log_diagnostics = _without_gc(
+                    lambda: score_log(specs, readers[0], args.jobs, explained=explained)
+                )
+            else:
+                if catalogue is not None:
+                    samples = _checked(samples, catalogue, findings)
+                report = _without_gc(lambda: score(specs, samples, explained=explained))
+                log_diagnostics = [d for r in readers for d in r.diagnostics]
     except LogError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
@@ -109,33 +125,46 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         from dataclasses import replace as replace_report
 
         report = replace_report(report, log_diagnostics=tuple(log_diagnostics))
-    extras = _ScoreExtras(args, files, baseline, report)
+    extras = _ScoreExtras(args, files, baseline, report, "html" in formats)
     if not args.output:
-        _write_report(report, extras, out, err)
-    else:
-        try:
-            with replacing(args.output) as handle:
-                _write_report(report, extras, handle, err)
-        except OSError as error:
-            problem = error.strerror or str(error)
-            print(f"toolexpect: cannot write {args.output}: {problem}; the file is unchanged", file=err)
-            return EXIT_USAGE
-    if args.html and not extras.write_html(err):
+        _write_report(report, extras, args.format, out, err)
+    elif not _write_file(report, extras, args.format, args.output, err, err):
         return EXIT_USAGE
-    return extras.exit_code()
+    for fmt, path in args.outputs:
+        if not _write_file(report, extras, fmt, path, None, err):
+            return EXIT_USAGE
+    return extras.exit_code(err)
 
 
-def _write_report(report: ScoreReport, extras: _ScoreExtras, stream: IO[str], err: IO[str]) -> None:
-    """Render the score report (and what ``--baseline`` adds) to ``stream``."""
+def _write_file(
+    report: ScoreReport, extras: _ScoreExtras, fmt: str, path: str, aside: IO[str] | None, err: IO[str]
+) -> bool:
+    """Write the report in ``fmt`` to ``path`` (see ``replacing``); False, and a message, on failure."""
+    try:
+        with replacing(path) as handle:
+            _write_report(report, extras, fmt, handle, aside)
+    except OSError as error:
+        problem = error.strerror or str(error)
+        print(f"toolexpect: cannot write {path}: {problem}; the file is unchanged", file=err)
+        return False
+    return True
+
+
+def _write_report(
+    report: ScoreReport, extras: _ScoreExtras, fmt: str, stream: IO[str], err: IO[str] | None
+) -> None:
+    """Render the score report in ``fmt`` (and what ``--baseline`` adds) to ``stream``; the
+    comparison that does not fit a data format goes to ``err`` (left out when None)."""
     from toolexpect.report import score as score_report
 
     style = Style.of(stream)
-    if extras.replaces_report:
-        stream.write(extras.instead_of_report(style))
+    if extras.replaces_report(fmt):
+        stream.write(extras.instead_of_report(fmt, style))
     else:
         chunks = score_report.render_chunks
-        _without_gc(lambda: stream.writelines(chunks(report, extras.args.format, style=style)))
-        stream.write(extras.after_report(style, err))
+        quiet = extras.args.quiet
+        _without_gc(lambda: stream.writelines(chunks(report, fmt, style=style, quiet=quiet)))
+        stream.write(extras.after_report(fmt, style, err))
 
 
 def write_output(path: str, text: str, err: IO[str]) -> bool:
@@ -164,11 +193,12 @@ def _load_baseline(args: argparse.Namespace, err: IO[str]) -> tuple[dict[str, ob
 
 
 class _ScoreExtras:
-    """What ``--baseline``, ``--format html`` and ``--html`` add to a score report.
+    """What ``--baseline``, the HTML report and ``--fail-under`` add to a score report.
 
     With a baseline, ``text`` and ``markdown`` reports are followed by the comparison,
     ``github`` annotates only what changed, and the comparison of a ``json`` or ``junit``
-    report goes to standard error, so that standard output stays that document.
+    report on standard output goes to standard error, so that standard output stays that
+    document.
     """
 
     def __init__(
@@ -177,13 +207,14 @@ class _ScoreExtras:
         files: dict[str, SpecFile],
         baseline: dict[str, object] | None,
         report: ScoreReport,
+        html: bool,
     ) -> None:
         self.args = args
         self.files = files
         self.report = report
         self.comparison: Comparison | None = None
         self.document: dict[str, object] | None = None
-        if baseline is not None or args.format == "html" or args.html:
+        if baseline is not None or html:
             from toolexpect.report.score import to_json
 
             self.document = to_json(report)
@@ -192,10 +223,9 @@ class _ScoreExtras:
 
             self.comparison = compare(baseline, self.document)
 
-    @property
-    def replaces_report(self) -> bool:
-        """True when the output is not the score report's own rendering."""
-        return self.args.format == "html" or (self.comparison is not None and self.args.format == "github")
+    def replaces_report(self, fmt: str) -> bool:
+        """True when the output in ``fmt`` is not the score report's own rendering."""
+        return fmt == "html" or (self.comparison is not None and fmt == "github")
 
     def _diff(self, fmt: str, style: Style) -> str:
         from toolexpect.report import diff as diff_report
@@ -214,32 +244,47 @@ class _ScoreExtras:
         sources = {path: loaded.text for path, loaded in self.files.items() if loaded.text is not None}
         return render_html(self.document, sources=sources, comparison=self.comparison)
 
-    def instead_of_report(self, style: Style) -> str:
+    def instead_of_report(self, fmt: str, style: Style) -> str:
         """The output when it replaces the report: the HTML page or the comparison's annotations."""
-        if self.args.format == "html":
+        if fmt == "html":
             return self.html()
         return self._diff("github", style)
 
-    def after_report(self, style: Style, err: IO[str]) -> str:
+    def after_report(self, fmt: str, style: Style, err: IO[str] | None) -> str:
         """What follows the report on its stream (the comparison goes to ``err`` for data formats)."""
         if self.comparison is None:
             return ""
-        if self.args.format in ("text", "markdown"):
-            return "\n" + self._diff(self.args.format, style)
-        err.write(self._diff("text", Style.of(err)))
+        if fmt in ("text", "markdown"):
+            return "\n" + self._diff(fmt, style)
+        if err is not None:
+            err.write(self._diff("text", Style.of(err)))
         return ""
 
-    def write_html(self, err: IO[str]) -> bool:
-        """Write the HTML report to ``--html FILE``; False (and a message) when it cannot be."""
-        return write_output(self.args.html, self.html(), err)
+    def exit_code(self, err: IO[str]) -> int:
+        """1 on a regression (``--fail-on regression``, the default with a baseline), or on any
+        failing case or unreadable log record (without a baseline, and without ``--fail-under``
+        unless ``--fail-on any-failure`` asks for it); else 3 when the mean accuracy is below
+        ``--fail-under``; else 0."""
+        fail_under = self.args.fail_under
+        default = "regression" if self.comparison is not None else None
+        if default is None and fail_under is None:
+            default = "any-failure"
+        fail_on = self.args.fail_on or default
+        if fail_on == "regression" and self.comparison is not None and self.comparison.regressed:
+            return EXIT_FINDINGS
+        if fail_on == "any-failure" and not self.report.ok:
+            return EXIT_FINDINGS
+        if fail_under is not None and self.report.unreadable_records:
+            return EXIT_FINDINGS
+        if fail_under is not None:
+            from toolexpect.report.overall import overall
 
-    def exit_code(self) -> int:
-        """1 on a regression (``--fail-on regression``, the default with a baseline), else on
-        any failing case or unreadable log record."""
-        fail_on = self.args.fail_on or ("regression" if self.comparison is not None else "any-failure")
-        if fail_on == "regression" and self.comparison is not None:
-            return EXIT_FINDINGS if self.comparison.regressed else EXIT_OK
-        return EXIT_OK if self.report.ok else EXIT_FINDINGS
+            accuracy = overall(self.report).accuracy
+            if accuracy is None or accuracy < fail_under:
+                shown = "no case has an accuracy" if accuracy is None else f"the mean accuracy {accuracy:.4g}"
+                print(f"toolexpect: {shown} is below --fail-under {fail_under:g}", file=err)
+                return EXIT_BELOW
+        return EXIT_OK
 
 
 def _checked(

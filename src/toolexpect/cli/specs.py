@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-from pathlib import Path
 from typing import IO
 
 from toolexpect.cli.common import (
@@ -13,10 +12,9 @@ from toolexpect.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
     UNREADABLE,
-    configured_line_length,
-    configured_tools,
     load_all,
     load_tools,
+    no_spec_files,
     print_diagnostics,
     write_text,
 )
@@ -31,7 +29,7 @@ __all__ = ["cmd_compile", "cmd_format", "cmd_lint", "cmd_schema"]
 def cmd_lint(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``toolexpect lint``: check spec files and report what is wrong."""
     files, empty = load_all(args.paths)
-    catalogue, readable = load_tools(args.tools or configured_tools(Path.cwd()), args.tools_format, err)
+    catalogue, readable = load_tools(args.tools, args.tools_format, err)
     if not readable:
         return EXIT_USAGE
     if catalogue is not None:
@@ -42,7 +40,7 @@ def cmd_lint(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     diagnostics = [d for f in files.values() for d in f.diagnostics]
     print_diagnostics(diagnostics, files, args.format, out)
     for folder in empty:
-        print(f"toolexpect: no spec files (*.expect, *.expect.json, *.expect.yaml) in {folder}", file=err)
+        print(f"toolexpect: {no_spec_files(folder)}", file=err)
     if any(d.code in UNREADABLE for d in diagnostics):
         return EXIT_USAGE
     if diagnostics:
@@ -64,7 +62,7 @@ def cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``toolexpect format``: rewrite spec files in the canonical layout."""
     from toolexpect.language.format import LINE_LENGTH
 
-    width = args.line_length or configured_line_length(Path.cwd()) or LINE_LENGTH
+    width = args.line_length or LINE_LENGTH
     files, empty = load_all(args.paths)
     status = EXIT_OK
     changed: list[str] = []
@@ -98,7 +96,7 @@ def cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 print(f"toolexpect: cannot write {path}: {problem}; the file is unchanged", file=err)
                 status = EXIT_USAGE
     for folder in empty:
-        print(f"toolexpect: no spec files in {folder}", file=err)
+        print(f"toolexpect: {no_spec_files(folder)}", file=err)
         status = EXIT_USAGE
     if args.check or args.diff:
         for path in changed:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolexpect.report.compare import Comparison, Figures, case_key
+from toolexpect.report.summary import MAX_LISTED
 
 if TYPE_CHECKING:
     import jinja2
@@ -275,12 +276,20 @@ def render_html(
     data = page_data(document, sources=sources, comparison=comparison)
     script = _asset("report.js")
     summary = data["summary"]
-    scores = [c["score"] for c in data["cases"] if isinstance(c["score"], int | float)]
+    if "mean_accuracy" in summary:
+        mean_score = summary["mean_accuracy"]
+    else:  # a report written before the summary had its overall figures
+        scores = [c["score"] for c in data["cases"] if isinstance(c["score"], int | float)]
+        mean_score = sum(scores) / len(scores) if scores else None
+    unused = list(document.get("unused_samples") or ())
     template = _environment().get_template("report.html.j2")
     return template.render(
         title=title,
         summary=summary,
-        mean_score=sum(scores) / len(scores) if scores else None,
+        mean_score=mean_score,
+        unused=unused[:MAX_LISTED],
+        unused_left_out=len(unused) - len(unused[:MAX_LISTED]),
+        unused_runs=sum(u.get("count") or 0 for u in unused),
         comparison=data["comparison"],
         files=sorted({c["file"] for c in data["cases"] if c["file"]}),
         data_json=script_json(data),

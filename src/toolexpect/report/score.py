@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-import json
+import html
 from collections.abc import Iterator
 from typing import Any
 from xml.etree import ElementTree as ET
 
 from toolexpect.report.github import annotation
+from toolexpect.report.overall import overall
+from toolexpect.report.score_json import json_chunks, to_json
 from toolexpect.report.style import Style
+from toolexpect.report.summary import MAX_LISTED, finding_lines, summary_line, unused_lines
 from toolexpect.scoring import CaseOutcome, ScoreReport
 
-__all__ = ["FORMATS", "MAX_RUNS_SHOWN", "render", "render_chunks", "to_json"]
+__all__ = ["FORMATS", "MAX_LISTED", "MAX_RUNS_SHOWN", "render", "render_chunks", "to_json"]
 
 FORMATS = ("text", "json", "junit", "github", "markdown")
 """The report formats ``score --format`` accepts."""
@@ -67,13 +70,6 @@ def _explained(failure: Any, message: str) -> str:
     return "\n".join(lines)
 
 
-def _summary(report: ScoreReport) -> str:
-    parts = [f"{report.passed} passed", f"{report.failed} failed"]
-    if report.errors:
-        parts.append(f"{report.errors} error{'s' * (report.errors != 1)}")
-    return ", ".join(parts)
-
-
 def _score_text(outcome: CaseOutcome) -> str:
     result = outcome.result
     runs = outcome.runs
@@ -90,12 +86,15 @@ def _score_text(outcome: CaseOutcome) -> str:
     return f"{_fmt(run.score)}  ({run.matched}/{run.expected} expected calls)"
 
 
-def render_text(report: ScoreReport, style: Style) -> str:
-    """The report for a terminal: a line per case, failures explained beneath, a summary."""
+def render_text(report: ScoreReport, style: Style, *, quiet: bool = False) -> str:
+    """The report for a terminal: a line per case (``quiet``: per case that did not pass),
+    failures explained beneath, unused samples and schema findings (at most
+    :data:`MAX_LISTED` each), a summary."""
     marks = {"pass": style("✓", "green"), "fail": style("✗", "red"), "error": style("!", "yellow")}
-    width = max((len(_label(o)) for o in report.cases), default=0)
+    shown = [o for o in report.cases if not quiet or o.result.status != "pass"]
+    width = max((len(_label(o)) for o in shown), default=0)
     lines: list[str] = []
-    for outcome in report.cases:
+    for outcome in shown:
         label = _label(outcome).ljust(width)
         lines.append(f"{marks[outcome.result.status]} {label}  {_score_text(outcome)}")
         if outcome.result.status == "pass":
@@ -108,22 +107,8 @@ def render_text(report: ScoreReport, style: Style) -> str:
             first, *rest = _explained(failure, message).splitlines() or [""]
             lines.append(f"    {style('✗', 'red')} {first}{place}")
             lines.extend(f"        {line}" for line in rest)
-    for unused in report.unused:
-        name = json.dumps(unused.id) if unused.id is not None else "without id"
-        where = f" (first at {unused.path}:{unused.line})" if unused.path and unused.line else ""
-        lines.append(
-            style("unused", "yellow")
-            + f" sample {name}: {unused.count} run{'s' * (unused.count != 1)}, "
-            f"{unused.reason}{where}"
-        )
-    for item in report.call_findings:
-        sample = json.dumps(item.sample_id) if item.sample_id is not None else "without id"
-        where = f" ({item.path}:{item.line})" if item.path and item.line else ""
-        lines.append(
-            style("schema", "yellow")
-            + f" sample {sample}, call #{item.finding.index + 1} {item.finding.tool}: "
-            f"{item.finding.message}{where}"
-        )
+    lines.extend(style("unused", "yellow") + " " + line for line in unused_lines(report))
+    lines.extend(style("schema", "yellow") + " " + line for line in finding_lines(report))
     if report.unreadable_records:
         count = report.unreadable_records
         lines.append(
@@ -131,189 +116,9 @@ def render_text(report: ScoreReport, style: Style) -> str:
             + f": {count} record{'s' * (count != 1)} could not be read; see the messages above"
         )
     lines.append("")
-    summary = _summary(report)
+    summary = summary_line(report)
     lines.append(style(summary, "bold", "green" if report.ok else "red"))
     return style.marks("\n".join(lines) + "\n")
-
-
-def _run_json(run: Any) -> dict[str, Any]:
-    """One run as report data."""
-    return {
-        "status": run.status,
-        "score": run.score,
-        "matched": run.matched,
-        "expected": run.expected,
-        "precision": run.precision,
-        "f1": run.f1,
-        "failures": [_failure_json(f) for f in run.failures],
-    }
-
-
-def _failure_json(failure: Any) -> dict[str, Any]:
-    span = failure.span
-    return {
-        "kind": failure.kind,
-        "message": failure.message,
-        "line": span.line if span else None,
-        "column": span.column if span else None,
-        "details": _plain(failure.details),
-    }
-
-
-_SCALAR_TYPES = (str, int, float, bool, type(None))
-
-
-def _plain(value: Any) -> Any:
-    """Turn explanation data into JSON data (dataclasses, tuples and mappings included)."""
-    if type(value) in _SCALAR_TYPES:
-        return value
-    if hasattr(value, "__dataclass_fields__"):
-        return {k: _plain(getattr(value, k)) for k in value.__dataclass_fields__}
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if hasattr(value, "items") and callable(value.items):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, str | int | float | bool) or value is None:
-        return value
-    return str(value)
-
-
-def _case_json(outcome: CaseOutcome, runs_json: bool = True) -> dict[str, Any]:
-    """One case of the ``json`` report; without its ``runs`` list unless ``runs_json``."""
-    result = outcome.result
-    runs = outcome.runs
-    entry: dict[str, Any] = {
-        "file": outcome.file,
-        "case": outcome.case.name,
-        "status": result.status,
-    }
-    case_failures = [_failure_json(f) for f in result.failures]
-    if len(runs) == 1:
-        entry.update(_run_json(runs[0]))
-        entry["failures"] = case_failures + entry["failures"]
-    else:
-        entry.update(
-            {
-                "score": result.mean_score,
-                "lowest": result.min_score,
-                "pass_rate": result.pass_rate,
-                "matched": None,
-                "expected": len(outcome.case.expectations),
-                "precision": None,
-                "f1": None,
-                "failures": case_failures,
-            }
-        )
-        if runs and runs_json:
-            entry["runs"] = [_run_json(r) for r in runs]
-    if result.status == "error":
-        entry["score"] = None
-    entry["status"] = result.status
-    return entry
-
-
-def to_json(report: ScoreReport) -> dict[str, Any]:
-    """The ``json`` report as data."""
-    return {"cases": [_case_json(outcome) for outcome in report.cases], **_report_json(report)}
-
-
-def _report_json(report: ScoreReport) -> dict[str, Any]:
-    """Everything of the ``json`` report but its cases."""
-    return {
-        "unused_samples": [
-            {"id": u.id, "count": u.count, "path": u.path, "line": u.line, "reason": u.reason}
-            for u in report.unused
-        ],
-        "call_findings": [
-            {
-                "sample": f.sample_id,
-                "path": f.path,
-                "line": f.line,
-                "call": f.finding.index + 1,
-                "tool": f.finding.tool,
-                "argument": f.finding.argument,
-                "message": f.finding.message,
-            }
-            for f in report.call_findings
-        ],
-        "log_diagnostics": [d.to_json() for d in report.log_diagnostics],
-        "summary": {
-            "cases": len(report.cases),
-            "passed": report.passed,
-            "failed": report.failed,
-            "errors": report.errors,
-        },
-    }
-
-
-_INDENTED_RUNS = 1_000
-
-
-def _json_text(data: dict[str, Any]) -> str:
-    """Indented JSON for a small report; for a large one, a case per line (fast, still JSON)."""
-    runs = sum(len(case.get("runs", ())) for case in data["cases"])
-    if runs <= _INDENTED_RUNS:
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    parts = []
-    for key, value in data.items():
-        if key == "cases":
-            cases = ",\n".join("  " + json.dumps(c, ensure_ascii=False) for c in value)
-            parts.append(f'"cases": [\n{cases}\n]')
-        else:
-            parts.append(f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}")
-    return "{\n" + ",\n".join(parts) + "\n}\n"
-
-
-def _listed_runs(outcome: CaseOutcome) -> int:
-    """How many runs the ``json`` report lists for a case (one run is merged into the case)."""
-    return len(outcome.runs) if len(outcome.runs) > 1 else 0
-
-
-def _render_json(report: ScoreReport) -> str:
-    """The ``json`` report as text (see :func:`_json_chunks`)."""
-    return "".join(_json_chunks(report))
-
-
-def _json_chunks(report: ScoreReport) -> Iterator[str]:
-    """The ``json`` report's text in pieces (the same text as ``_json_text(to_json(...))``).
-
-    A large report is written a case per line, piece by piece (so the whole text need
-    not be held, or copied, at once); a run without failures with the same figures as an
-    earlier one reuses that run's text.
-    """
-    if sum(_listed_runs(o) for o in report.cases) <= _INDENTED_RUNS:
-        yield _json_text(to_json(report))
-        return
-    dumps = json.dumps
-    texts: dict[tuple[Any, ...], str] = {}
-    yield '{\n"cases": [\n'
-    for number, outcome in enumerate(report.cases):
-        entry = dumps(_case_json(outcome, runs_json=False), ensure_ascii=False)
-        yield ",\n  " if number else "  "
-        if not _listed_runs(outcome):
-            yield entry
-            continue
-        rendered: list[str] = []
-        for run in outcome.runs:
-            if run.failures:
-                rendered.append(dumps(_run_json(run), ensure_ascii=False))
-                continue
-            # Equal figures give equal text (they are never negative, so never -0.0).
-            shared = (run.status, run.score, run.matched, run.expected, run.precision, run.f1)
-            text = texts.get(shared)
-            if text is None:
-                text = texts[shared] = dumps(_run_json(run), ensure_ascii=False)
-            rendered.append(text)
-        yield entry[:-1]
-        yield ', "runs": ['
-        yield ", ".join(rendered)
-        yield "]}"
-    yield "\n]"
-    for name, value in _report_json(report).items():
-        yield f",\n{dumps(name)}: {dumps(value, ensure_ascii=False)}"
-    yield "\n}\n"
 
 
 def render_junit(report: ScoreReport) -> str:
@@ -326,6 +131,16 @@ def render_junit(report: ScoreReport) -> str:
         errors=str(report.errors),
         skipped="0",
     )
+    figures = overall(report)
+    properties = ET.SubElement(suite, "properties")
+    for name, value in (
+        ("mean_accuracy", figures.accuracy),
+        ("accuracy_cases", figures.cases),
+        ("mean_precision", figures.precision),
+        ("mean_f1", figures.f1),
+    ):
+        if value is not None:
+            ET.SubElement(properties, "property", name=name, value=str(value))
     for outcome in report.cases:
         case = ET.SubElement(
             suite,
@@ -341,6 +156,11 @@ def render_junit(report: ScoreReport) -> str:
         first = text.splitlines()[0] if text else result.status
         node = ET.SubElement(case, tag, message=first, type=tag)
         node.text = text
+    listed = [
+        *(f"unused {line}" for line in unused_lines(report)),
+        *(f"schema {line}" for line in finding_lines(report)),
+    ]
+    ET.SubElement(suite, "system-out").text = "\n".join([*listed, summary_line(report)])
     ET.indent(suite)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suite, encoding="unicode") + "\n"
 
@@ -364,7 +184,11 @@ def render_github(report: ScoreReport) -> str:
                     title=f"toolexpect: {outcome.case.name}",
                 )
             )
-    lines.append(annotation("notice", _summary(report), title="toolexpect"))
+    lines.extend(
+        annotation("warning", line, title="toolexpect: unused sample") for line in unused_lines(report)
+    )
+    lines.extend(annotation("warning", line, title="toolexpect: schema") for line in finding_lines(report))
+    lines.append(annotation("notice", summary_line(report), title="toolexpect"))
     return "\n".join(lines) + "\n"
 
 
@@ -378,7 +202,7 @@ def render_markdown(report: ScoreReport) -> str:
     lines = [
         "### toolexpect",
         "",
-        f"**{_summary(report)}**",
+        f"**{summary_line(report)}**",
         "",
         "| | file | case | score |",
         "| --- | --- | --- | --- |",
@@ -397,26 +221,38 @@ def render_markdown(report: ScoreReport) -> str:
             lines.extend(f"- {_md(message)}" for _, message in _failure_lines(outcome))
             lines.append("")
         lines.append("</details>")
+    for title, listed in (
+        ("Unused samples", list(unused_lines(report))),
+        ("Calls that break their tool's schema", list(finding_lines(report))),
+    ):
+        if listed:
+            lines += ["", f"<details><summary>{title}</summary>", ""]
+            # Sample ids come from logs: no HTML from them reaches a pull-request comment.
+            lines.extend(f"- {_md(html.escape(line, quote=False))}" for line in listed)
+            lines += ["", "</details>"]
     return "\n".join(lines) + "\n"
 
 
-def render_chunks(report: ScoreReport, fmt: str = "text", *, style: Style | None = None) -> Iterator[str]:
+def render_chunks(
+    report: ScoreReport, fmt: str = "text", *, style: Style | None = None, quiet: bool = False
+) -> Iterator[str]:
     """:func:`render` in pieces to write one after the other (the ``json`` form of a large
     report is made piece by piece; the other forms come whole)."""
     if fmt == "json":
-        yield from _json_chunks(report)
+        yield from json_chunks(report)
     else:
-        yield render(report, fmt, style=style)
+        yield render(report, fmt, style=style, quiet=quiet)
 
 
-def render(report: ScoreReport, fmt: str = "text", *, style: Style | None = None) -> str:
-    """Render ``report`` in ``fmt`` (one of :data:`FORMATS`)."""
+def render(report: ScoreReport, fmt: str = "text", *, style: Style | None = None, quiet: bool = False) -> str:
+    """Render ``report`` in ``fmt`` (one of :data:`FORMATS`); ``quiet`` leaves the passing
+    cases out of the ``text`` report."""
     if fmt == "json":
-        return _render_json(report)
+        return "".join(json_chunks(report))
     if fmt == "junit":
         return render_junit(report)
     if fmt == "github":
         return render_github(report)
     if fmt == "markdown":
         return render_markdown(report)
-    return render_text(report, style or Style(False))
+    return render_text(report, style or Style(False), quiet=quiet)

@@ -19,7 +19,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from toolexpect.catalogue import Catalogue
-from toolexpect.server.analysis import Analysis, Catalogues, analyse, catalogue_for
+from toolexpect.server.analysis import Analysis, Catalogues, analyse, setup_for
 from toolexpect.server.diagnostics import lsp_diagnostics
 from toolexpect.server.positions import Positions
 
@@ -38,6 +38,7 @@ class Documents:
         self._lock = threading.Lock()
         self._latest: dict[str, Analysis] = {}
         self._changed: set[str] = set()
+        self._told: set[str] = set()  # settings problems shown to the user, each once
         self._running: dict[str, asyncio.Task[None]] = {}
 
     def positions(self, text: str) -> Positions:
@@ -65,7 +66,7 @@ class Documents:
         """The tool catalogue configured for the document, if one is and it can be read (its
         problems are the diagnostics' business)."""
         document = self._server.workspace.get_text_document(uri)
-        found = catalogue_for(_path(document.uri, document.path), self._catalogues)
+        found = setup_for(_path(document.uri, document.path), self._catalogues).catalogue
         return found if isinstance(found, Catalogue) else None
 
     def schedule(self, uri: str, delay: float = DEBOUNCE) -> None:
@@ -104,6 +105,16 @@ class Documents:
                     continue  # changed meanwhile: its places may be wrong, go on with the newest
                 with self._lock:
                     self._latest[uri] = made
+                    told = made.problem is not None and made.problem not in self._told
+                    if told:
+                        self._told.add(made.problem or "")
+                if told:
+                    self._server.window_show_message(
+                        types.ShowMessageParams(
+                            type=types.MessageType.Warning,
+                            message=f"toolexpect: {made.problem}; the defaults apply",
+                        )
+                    )
                 self._server.text_document_publish_diagnostics(
                     types.PublishDiagnosticsParams(
                         uri=uri,

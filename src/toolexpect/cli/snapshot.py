@@ -1,0 +1,239 @@
+"""The command that writes specs from recorded runs: ``toolexpect snapshot``."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from toolexpect.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_USAGE,
+    LOG_FORMAT_NAMES,
+    load_all,
+    print_diagnostics,
+    report_log_diagnostics,
+    write_text,
+)
+from toolexpect.diagnostics import Diagnostic, Severity
+from toolexpect.lines import split_lines_keepends
+
+if TYPE_CHECKING:
+    from toolexpect.calls import RecordedSample
+    from toolexpect.snapshot import Snapshot
+    from toolexpect.snapshot.files import FileChange
+
+__all__ = ["add_snapshot_parser", "cmd_snapshot"]
+
+
+def _names(text: str) -> list[str]:
+    """An argparse type: argument names separated by commas."""
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def add_snapshot_parser(commands: Any) -> None:
+    """Add ``snapshot`` and its options to the parser's commands."""
+    snap = commands.add_parser("snapshot", help="write specs from recorded runs")
+    snap.add_argument("logs", nargs="+", metavar="LOG", help="recorded logs of good runs")
+    snap.add_argument(
+        "--log-format",
+        default="auto",
+        metavar="NAME",
+        help=f"log format: auto (the default) or one of {LOG_FORMAT_NAMES}",
+    )
+    snap.add_argument(
+        "--out",
+        metavar="PATH",
+        help="write to PATH: a NAME.expect file holds every case, any other path is a folder "
+        "with one file per case (default: print the spec)",
+    )
+    snap.add_argument(
+        "--force", action="store_true", help="overwrite specs that exist (with --update: write the changes)"
+    )
+    snap.add_argument(
+        "--update",
+        action="store_true",
+        help="rewrite only the cases the new runs fail, add new ones; show the diff, write with --force",
+    )
+    names = {"type": _names, "action": "append", "metavar": "NAMES"}
+    snap.add_argument("--only", **names, help="write only these arguments (comma-separated)")
+    snap.add_argument("--ignore-args", **names, default=[], help="leave these arguments out")
+    snap.add_argument("--any-args", **names, default=[], help="write these arguments as NAME=any")
+    snap.add_argument("--then", action="store_true", help="write each case's calls as one ordered chain")
+    snap.add_argument(
+        "--require",
+        choices=("no-unexpected",),
+        action="append",
+        default=[],
+        help="no-unexpected: close each case with 'require no unexpected calls'",
+    )
+    snap.add_argument(
+        "--differing",
+        choices=("in", "any"),
+        default="in",
+        help="an argument whose value differs between repeated runs: "
+        "'in [...]' of the values (the default) or '=any'",
+    )
+    snap.add_argument(
+        "--name", metavar="NAME", help="the case of samples without an id (default: the first log's name)"
+    )
+    snap.add_argument("--line-length", type=int, metavar="N", help="wrap statements longer than N characters")
+
+
+def _flat(groups: Sequence[Sequence[str]] | None) -> frozenset[str]:
+    return frozenset(name for group in groups or () for name in group)
+
+
+def _stem(path: str) -> str:
+    name = Path(path).name
+    for suffix in (".jsonl", ".json", ".sse", ".ndjson"):
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)] or name
+    return name
+
+
+def cmd_snapshot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    """``toolexpect snapshot``: write specs that the recorded runs pass."""
+    from toolexpect.language.format import LINE_LENGTH
+    from toolexpect.logs import LogError, open_log
+    from toolexpect.report import diagnostics as diagnostic_report
+    from toolexpect.snapshot import Options, group_runs, spec_text, take_snapshot
+
+    usage = _usage_problem(args)
+    if usage:
+        print(f"toolexpect snapshot: {usage}", file=err)
+        return EXIT_USAGE
+    width = args.line_length or LINE_LENGTH
+    samples: list[RecordedSample] = []
+    log_diagnostics: list[Diagnostic] = []
+    try:
+        for path in args.logs:
+            reader = open_log(path, args.log_format)
+            samples.extend(reader)
+            log_diagnostics.extend(reader.diagnostics)
+    except LogError as error:
+        print(diagnostic_report.render([error.diagnostic], "full"), file=err)
+        return EXIT_USAGE
+    report_log_diagnostics(log_diagnostics, err)
+    # The pairing stage (samples to the runs of each case) goes here.
+    groups, left_out = group_runs(samples, args.name or _stem(args.logs[0]))
+    options = Options(
+        only=_flat(args.only) if args.only else None,
+        ignore=_flat(args.ignore_args),
+        any_args=_flat(args.any_args),
+        then=args.then,
+        no_unexpected="no-unexpected" in args.require,
+        differing=args.differing,
+    )
+    snapshot = take_snapshot(groups, options)
+    found = [*left_out, *snapshot.diagnostics]
+    if found:
+        print(diagnostic_report.render(found, "concise"), file=err)
+    faulty = any(d.severity is Severity.ERROR for d in found)
+    if not snapshot.cases:
+        print("toolexpect snapshot: no case to write", file=err)
+        return EXIT_FINDINGS
+    if not args.out:
+        out.write(spec_text(snapshot.cases, line_length=width))
+        return EXIT_FINDINGS if faulty else EXIT_OK
+    code = _update(args, snapshot, width, out, err) if args.update else _write(args, snapshot, width, err)
+    return EXIT_FINDINGS if faulty and code == EXIT_OK else code
+
+
+def _usage_problem(args: argparse.Namespace) -> str | None:
+    if args.update and not args.out:
+        return "--update needs --out, the specs to update"
+    if args.out and args.out.lower().endswith((".json", ".yaml", ".yml")):
+        return "snapshot writes text specs: give --out a NAME.expect file or a folder"
+    if args.line_length is not None and args.line_length < 1:
+        return f"the line length must be at least 1, not {args.line_length}"
+    return None
+
+
+def _write(args: argparse.Namespace, snapshot: Snapshot, width: int, err: IO[str]) -> int:
+    """Write every case afresh; refuse to replace a file without ``--force``."""
+    from toolexpect.snapshot.files import plan_write
+
+    plan = plan_write(snapshot, args.out, line_length=width)
+    there = [change.path for change in plan.changes if change.old is not None or os.path.exists(change.path)]
+    if there and not args.force:
+        for path in there:
+            print(f"toolexpect snapshot: {path} exists", file=err)
+        print(
+            "toolexpect snapshot: nothing written; pass --force to overwrite, "
+            "or --update to rewrite only the cases the new runs fail",
+            file=err,
+        )
+        return EXIT_USAGE
+    if not _apply(plan.changes, err):
+        return EXIT_USAGE
+    count = len(snapshot.cases)
+    print(f"wrote {count} case{'s' * (count != 1)} to {args.out}", file=err)
+    return EXIT_OK
+
+
+def _update(args: argparse.Namespace, snapshot: Snapshot, width: int, out: IO[str], err: IO[str]) -> int:
+    """Show what an update changes; write it with ``--force``."""
+    from toolexpect.report import diagnostics as diagnostic_report
+    from toolexpect.snapshot.files import one_file, plan_update
+    from toolexpect.specfile import load_spec_file
+
+    if one_file(args.out):
+        files = {args.out: load_spec_file(args.out)} if os.path.exists(args.out) else {}
+    else:
+        files = load_all([args.out])[0] if os.path.isdir(args.out) else {}
+    bad = [d for loaded in files.values() for d in loaded.diagnostics if d.severity is Severity.ERROR]
+    if bad:
+        print_diagnostics(bad, files, "full", err)
+        print("toolexpect snapshot: fix the spec errors above before updating", file=err)
+        return EXIT_USAGE
+    plan = plan_update(snapshot, args.out, files, line_length=width)
+    if plan.diagnostics:
+        print(diagnostic_report.render(list(plan.diagnostics), "concise"), file=err)
+    changed = [change for change in plan.changes if change.new != change.old]
+    for change in changed:
+        out.writelines(
+            difflib.unified_diff(
+                split_lines_keepends(change.old or ""),
+                split_lines_keepends(change.new),
+                fromfile=change.path if change.old is not None else "/dev/null",
+                tofile=change.path,
+            )
+        )
+    summary = ", ".join(
+        f"{len(names)} {what}"
+        for names, what in ((plan.rewritten, "rewritten"), (plan.added, "added"), (plan.kept, "kept"))
+    )
+    print(f"cases: {summary}", file=err)
+    if any(d.code == "S705" for d in plan.diagnostics):
+        return EXIT_FINDINGS
+    if not changed:
+        if plan.diagnostics:  # a failing case that could not be rewritten
+            return EXIT_FINDINGS
+        print("toolexpect snapshot: the specs are up to date", file=err)
+        return EXIT_OK
+    if not args.force:
+        print("toolexpect snapshot: nothing written; review the diff, then write it with --force", file=err)
+        return EXIT_FINDINGS
+    return EXIT_OK if _apply(changed, err) else EXIT_USAGE
+
+
+def _apply(changes: Sequence[FileChange], err: IO[str]) -> bool:
+    """Write each change's file (through a temporary file); False after the first that fails."""
+    for change in changes:
+        folder = os.path.dirname(change.path)
+        try:
+            if folder:
+                os.makedirs(folder, exist_ok=True)
+        except OSError as error:
+            print(f"toolexpect snapshot: cannot make {folder}: {error.strerror or error}", file=err)
+            return False
+        problem = write_text(change.path, change.new)
+        if problem is not None:
+            print(f"toolexpect snapshot: cannot write {change.path}: {problem}; it is unchanged", file=err)
+            return False
+    return True

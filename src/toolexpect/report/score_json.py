@@ -1,0 +1,198 @@
+"""The ``json`` score report: the document (``to_json``), its text, and that text in pieces for a
+large report. Its schema is ``schema/report.schema.json``; ``report/load.py`` reads it back."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from toolexpect.report.overall import overall
+from toolexpect.scoring import CaseOutcome, ScoreReport
+
+__all__ = ["json_chunks", "json_text", "to_json"]
+
+
+def _run_json(run: Any) -> dict[str, Any]:
+    """One run as report data."""
+    return {
+        "status": run.status,
+        "score": run.score,
+        "matched": run.matched,
+        "expected": run.expected,
+        "precision": run.precision,
+        "f1": run.f1,
+        "failures": [_failure_json(f) for f in run.failures],
+    }
+
+
+def _failure_json(failure: Any) -> dict[str, Any]:
+    span = failure.span
+    return {
+        "kind": failure.kind,
+        "message": failure.message,
+        "line": span.line if span else None,
+        "column": span.column if span else None,
+        "details": _plain(failure.details),
+    }
+
+
+_SCALAR_TYPES = (str, int, float, bool, type(None))
+
+
+def _plain(value: Any) -> Any:
+    """Turn explanation data into JSON data (dataclasses, tuples and mappings included)."""
+    if type(value) in _SCALAR_TYPES:
+        return value
+    if hasattr(value, "__dataclass_fields__"):
+        return {k: _plain(getattr(value, k)) for k in value.__dataclass_fields__}
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if hasattr(value, "items") and callable(value.items):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
+def _case_json(outcome: CaseOutcome, runs_json: bool = True) -> dict[str, Any]:
+    """One case of the ``json`` report; without its ``runs`` list unless ``runs_json``."""
+    result = outcome.result
+    runs = outcome.runs
+    entry: dict[str, Any] = {
+        "file": outcome.file,
+        "case": outcome.case.name,
+        "status": result.status,
+    }
+    case_failures = [_failure_json(f) for f in result.failures]
+    if len(runs) == 1:
+        entry.update(_run_json(runs[0]))
+        entry["failures"] = case_failures + entry["failures"]
+    else:
+        entry.update(
+            {
+                "score": result.mean_score,
+                "lowest": result.min_score,
+                "pass_rate": result.pass_rate,
+                "matched": None,
+                "expected": len(outcome.case.expectations),
+                "precision": None,
+                "f1": None,
+                "failures": case_failures,
+            }
+        )
+        if runs and runs_json:
+            entry["runs"] = [_run_json(r) for r in runs]
+    if result.status == "error":
+        entry["score"] = None
+    entry["status"] = result.status
+    return entry
+
+
+def to_json(report: ScoreReport) -> dict[str, Any]:
+    """The ``json`` report as data."""
+    return {"cases": [_case_json(outcome) for outcome in report.cases], **_report_json(report)}
+
+
+def _report_json(report: ScoreReport) -> dict[str, Any]:
+    """Everything of the ``json`` report but its cases."""
+    return {
+        "unused_samples": [
+            {"id": u.id, "count": u.count, "path": u.path, "line": u.line, "reason": u.reason}
+            for u in report.unused
+        ],
+        "call_findings": [
+            {
+                "sample": f.sample_id,
+                "path": f.path,
+                "line": f.line,
+                "call": f.finding.index + 1,
+                "tool": f.finding.tool,
+                "argument": f.finding.argument,
+                "message": f.finding.message,
+            }
+            for f in report.call_findings
+        ],
+        "log_diagnostics": [d.to_json() for d in report.log_diagnostics],
+        "summary": _summary_json(report),
+    }
+
+
+def _summary_json(report: ScoreReport) -> dict[str, Any]:
+    """The ``summary`` of the ``json`` report: the counts, then the overall figures."""
+    figures = overall(report)
+    return {
+        "cases": len(report.cases),
+        "passed": report.passed,
+        "failed": report.failed,
+        "errors": report.errors,
+        "mean_accuracy": figures.accuracy,
+        "accuracy_cases": figures.cases,
+        "mean_precision": figures.precision,
+        "mean_f1": figures.f1,
+    }
+
+
+_INDENTED_RUNS = 1_000
+
+
+def json_text(data: dict[str, Any]) -> str:
+    """Indented JSON for a small report; for a large one, a case per line (fast, still JSON)."""
+    runs = sum(len(case.get("runs", ())) for case in data["cases"])
+    if runs <= _INDENTED_RUNS:
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    parts = []
+    for key, value in data.items():
+        if key == "cases":
+            cases = ",\n".join("  " + json.dumps(c, ensure_ascii=False) for c in value)
+            parts.append(f'"cases": [\n{cases}\n]')
+        else:
+            parts.append(f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def _listed_runs(outcome: CaseOutcome) -> int:
+    """How many runs the ``json`` report lists for a case (one run is merged into the case)."""
+    return len(outcome.runs) if len(outcome.runs) > 1 else 0
+
+
+def json_chunks(report: ScoreReport) -> Iterator[str]:
+    """The ``json`` report's text in pieces (the same text as ``json_text(to_json(...))``).
+
+    A large report is written a case per line, piece by piece (so the whole text need
+    not be held, or copied, at once); a run without failures with the same figures as an
+    earlier one reuses that run's text.
+    """
+    if sum(_listed_runs(o) for o in report.cases) <= _INDENTED_RUNS:
+        yield json_text(to_json(report))
+        return
+    dumps = json.dumps
+    texts: dict[tuple[Any, ...], str] = {}
+    yield '{\n"cases": [\n'
+    for number, outcome in enumerate(report.cases):
+        entry = dumps(_case_json(outcome, runs_json=False), ensure_ascii=False)
+        yield ",\n  " if number else "  "
+        if not _listed_runs(outcome):
+            yield entry
+            continue
+        rendered: list[str] = []
+        for run in outcome.runs:
+            if run.failures:
+                rendered.append(dumps(_run_json(run), ensure_ascii=False))
+                continue
+            # Equal figures give equal text (they are never negative, so never -0.0).
+            shared = (run.status, run.score, run.matched, run.expected, run.precision, run.f1)
+            text = texts.get(shared)
+            if text is None:
+                text = texts[shared] = dumps(_run_json(run), ensure_ascii=False)
+            rendered.append(text)
+        yield entry[:-1]
+        yield ', "runs": ['
+        yield ", ".join(rendered)
+        yield "]}"
+    yield "\n]"
+    for name, value in _report_json(report).items():
+        yield f",\n{dumps(name)}: {dumps(value, ensure_ascii=False)}"
+    yield "\n}\n"

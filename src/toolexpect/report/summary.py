@@ -1,0 +1,58 @@
+"""What every report format but ``json`` ends with: unused samples and calls that break their
+tool's schema (at most :data:`MAX_LISTED` of each, the rest summed up in one line), and the
+summary line with the counts and the overall figures."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from toolexpect.report.overall import overall, overall_text
+from toolexpect.scoring import ScoreReport
+
+__all__ = ["MAX_LISTED", "finding_lines", "summary_line", "unused_lines"]
+
+
+def summary_line(report: ScoreReport) -> str:
+    """``8 passed, 3 failed; mean accuracy 0.86 over 9 cases, precision 0.95, F1 0.90``."""
+    parts = [f"{report.passed} passed", f"{report.failed} failed"]
+    if report.errors:
+        parts.append(f"{report.errors} error{'s' * (report.errors != 1)}")
+    figures = overall_text(overall(report))
+    return ", ".join(parts) + (f"; {figures}" if figures else "")
+
+
+MAX_LISTED = 20
+"""How many unused samples and schema findings the reports but ``json`` list (the rest are summed up)."""
+
+
+def unused_lines(report: ScoreReport, limit: int = MAX_LISTED) -> Iterator[str]:
+    """One line per unused sample (at most ``limit``), then one line summing up the rest."""
+    for unused in report.unused[:limit]:
+        name = json.dumps(unused.id, ensure_ascii=False) if unused.id is not None else "without id"
+        where = f" (first at {unused.path}:{unused.line})" if unused.path and unused.line else ""
+        yield f"sample {name}: {unused.count} run{'s' * (unused.count != 1)}, {unused.reason}{where}"
+    rest = report.unused[limit:]
+    if rest:
+        runs = sum(u.count for u in rest)
+        yield (
+            f"... and {len(rest)} more unused sample{'s' * (len(rest) != 1)} "
+            f"({runs} run{'s' * (runs != 1)}); the json report lists them all"
+        )
+
+
+def finding_lines(report: ScoreReport, limit: int = MAX_LISTED) -> Iterator[str]:
+    """One line per recorded call that breaks its tool's schema (at most ``limit``), then the rest."""
+    for item in report.call_findings[:limit]:
+        sample = json.dumps(item.sample_id) if item.sample_id is not None else "without id"
+        where = f" ({item.path}:{item.line})" if item.path and item.line else ""
+        yield (
+            f"sample {sample}, call #{item.finding.index + 1} {item.finding.tool}: "
+            f"{item.finding.message}{where}"
+        )
+    rest = len(report.call_findings) - limit
+    if rest > 0:
+        yield (
+            f"... and {rest} more call{'s' * (rest != 1)} that break their tool's schema; "
+            "the json report lists them all"
+        )

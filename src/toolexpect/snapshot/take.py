@@ -1,0 +1,105 @@
+"""Take a snapshot: the runs of each case to checked case documents and canonical text.
+
+Each case document (:mod:`toolexpect.snapshot.build`) goes through the spec pipeline it will
+meet when read back: it is written by the formatter, parsed, validated and linted, and its
+runs are scored against the model. A case whose runs do not all pass gets
+``require pass rate >= R``, R being the recorded pass rate rounded down to two decimals. What
+the pipeline refuses, or a run scoring below 1.0, is a fault of the snapshot: the case is not
+written and ``S705`` says why, so nothing unchecked ever reaches a file.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toolexpect.diagnostics import Diagnostic, make
+from toolexpect.language.format import LINE_LENGTH, format_document
+from toolexpect.matching import aggregate, evaluate
+from toolexpect.snapshot.build import CaseRuns, Options, build_case
+from toolexpect.specfile import parse_spec_source
+
+__all__ = ["Snapshot", "SnapshotCase", "spec_text", "take_snapshot"]
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotCase:
+    """One written case: its document node, its recorded runs and how many of them pass."""
+
+    name: str
+    node: dict[str, Any]
+    runs: CaseRuns
+    passed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The cases a snapshot writes, in log order, and what it could not write as recorded."""
+
+    cases: tuple[SnapshotCase, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def spec_text(
+    cases: Iterable[SnapshotCase], *, newline: str = "\n", line_length: int = LINE_LENGTH
+) -> str:
+    """The canonical text of a spec holding ``cases``."""
+    document = {"version": 1, "cases": [case.node for case in cases]}
+    return format_document(document, newline=newline, blank_lines=False, line_length=line_length)
+
+
+def _pass_rate(passed: int, runs: int) -> float:
+    """The recorded pass rate rounded down to two decimals, so the case passes on its runs."""
+    return math.floor(passed * 100 / runs) / 100
+
+
+def _checked(node: dict[str, Any], runs: CaseRuns) -> tuple[SnapshotCase | None, list[Diagnostic]]:
+    """The case as the pipeline reads it back, scored on its runs; ``S705`` on a fault."""
+    for _ in range(2):  # once as built, once more with the pass rate
+        text = format_document({"version": 1, "cases": [node]}, blank_lines=False)
+        loaded = parse_spec_source(text, "text", name=runs.name)
+        spec = loaded.spec
+        if loaded.diagnostics or spec is None or len(spec.cases) != 1:
+            found = "; ".join(f"{d.code} {d.message}" for d in loaded.diagnostics) or "no case"
+            return None, [_fault(runs, f"its text does not read back cleanly ({found})")]
+        case = spec.cases[0]
+        results = [evaluate(case, sample.calls) for sample in runs.runs]
+        low = [r.score for r in results if r.score is not None and r.score < 1.0]
+        if low:
+            return None, [_fault(runs, f"a recorded run scores {min(low)} against it")]
+        verdict = aggregate(case, results)
+        if verdict.status == "pass":
+            return SnapshotCase(runs.name, node, runs, verdict.passed), []
+        if case.pass_rate is not None:
+            break
+        rate = {"kind": "pass_rate", "threshold": _pass_rate(verdict.passed, verdict.runs)}
+        node = {**node, "require": [*node.get("require", []), rate]}
+    return None, [_fault(runs, "its recorded runs do not pass it")]
+
+
+def _fault(runs: CaseRuns, why: str) -> Diagnostic:
+    first = runs.runs[0] if runs.runs else None
+    return make(
+        "S705",
+        f"case {runs.name!r} is not written: {why}",
+        help="this is a fault of toolexpect snapshot; please report it with the log",
+        path=first.path if first else None,
+    )
+
+
+def take_snapshot(groups: Sequence[CaseRuns], options: Options) -> Snapshot:
+    """Build, write and check a case for each group of runs."""
+    cases: list[SnapshotCase] = []
+    diagnostics: list[Diagnostic] = []
+    for runs in groups:
+        node, found = build_case(runs, options)
+        diagnostics.extend(found)
+        if node is None:
+            continue
+        case, faults = _checked(node, runs)
+        diagnostics.extend(faults)
+        if case is not None:
+            cases.append(case)
+    return Snapshot(tuple(cases), tuple(diagnostics))

@@ -1,0 +1,234 @@
+"""`toolexpect snapshot`: where specs go, never overwriting by surprise, and --update."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from snapshot_support import run_cli, scored, write_log
+
+
+def _calls(*pairs: tuple[str, dict[str, object]]) -> list[dict[str, object]]:
+    return [{"name": name, "arguments": arguments} for name, arguments in pairs]
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    """A log of two cases, one of them run twice."""
+    return write_log(
+        tmp_path / "good.jsonl",
+        [
+            {"id": "berlin", "tool_calls": _calls(("get_weather", {"city": "Berlin", "days": 1}))},
+            {"id": "small talk", "tool_calls": []},
+            {"id": "berlin", "tool_calls": _calls(("get_weather", {"city": "Berlin", "days": 2}))},
+        ],
+    )
+
+
+def test_without_out_the_spec_is_printed(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """With no --out the spec goes to standard output and nothing is written."""
+    code, out, err = run_cli(capsys, "snapshot", log)
+    assert code == 0, err
+    assert out == (
+        'case "berlin" {\n    expect get_weather(city="Berlin", days in [1, 2])\n}\n\n'
+        'case "small talk" {\n    require no tool calls\n}\n'
+    )
+
+
+def test_out_file_holds_every_case_and_passes_its_log(
+    log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--out NAME.expect writes one file with every case; the log scores 1.0 against it."""
+    spec = tmp_path / "specs" / "weather.expect"
+    code, out, err = run_cli(capsys, "snapshot", log, "--out", spec)
+    assert (code, out) == (0, "") and "wrote 2 cases" in err
+    report = scored(capsys, spec, log)
+    assert report["exit_code"] == 0
+    assert [(c["case"], c["status"]) for c in report["cases"]] == [("berlin", "pass"), ("small talk", "pass")]
+
+
+def test_out_folder_gets_one_file_per_case(
+    log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Any other --out is a folder with one file per case, named after the case."""
+    folder = tmp_path / "specs"
+    code, _, err = run_cli(capsys, "snapshot", log, "--out", folder)
+    assert code == 0, err
+    assert sorted(p.name for p in folder.iterdir()) == ["berlin.expect", "small_talk.expect"]
+    assert (folder / "small_talk.expect").read_text() == 'case "small talk" {\n    require no tool calls\n}\n'
+    assert scored(capsys, folder, log)["exit_code"] == 0
+
+
+def test_file_names_of_cases_that_meet_are_numbered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two case names that give one file name get -2; a name of nothing but symbols is 'case'."""
+    log = write_log(
+        tmp_path / "l.jsonl",
+        [{"id": name, "tool_calls": _calls(("t", {}))} for name in ("a b", "a/b", "???")],
+    )
+    folder = tmp_path / "specs"
+    assert run_cli(capsys, "snapshot", log, "--out", folder)[0] == 0
+    assert sorted(p.name for p in folder.iterdir()) == ["a_b-2.expect", "a_b.expect", "case.expect"]
+
+
+def test_an_existing_spec_is_never_overwritten_without_force(
+    log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A spec that exists stays as it is (exit 2) unless --force is given."""
+    spec = tmp_path / "weather.expect"
+    spec.write_text('case "mine" {\n    expect x\n}\n')
+    code, _, err = run_cli(capsys, "snapshot", log, "--out", spec)
+    assert code == 2 and "exists" in err and "--force" in err
+    assert spec.read_text() == 'case "mine" {\n    expect x\n}\n'
+    assert run_cli(capsys, "snapshot", log, "--out", spec, "--force")[0] == 0
+    assert spec.read_text().startswith('case "berlin" {')
+
+
+def test_update_shows_the_diff_and_writes_only_with_force(
+    log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--update rewrites only the cases the new runs fail, adds new ones, keeps the rest of
+    the file (comments, hand edits) as it was; it shows the diff and writes with --force."""
+    spec = tmp_path / "weather.expect"
+    assert run_cli(capsys, "snapshot", log, "--out", spec)[0] == 0
+    edited = "# weather checks\n" + spec.read_text().replace(
+        'case "small talk" {', '# hand-written\ncase "small talk" {  # keep me'
+    )
+    spec.write_text(edited)
+    newer = write_log(
+        tmp_path / "newer.jsonl",
+        [
+            {"id": "berlin", "tool_calls": _calls(("get_weather", {"city": "Munich", "days": 1}))},
+            {"id": "small talk", "tool_calls": []},
+            {"id": "rome", "tool_calls": _calls(("get_weather", {"city": "Rome"}))},
+        ],
+    )
+    code, out, err = run_cli(capsys, "snapshot", newer, "--out", spec, "--update")
+    assert code == 1 and "--force" in err
+    assert "cases: 1 rewritten, 1 added, 1 kept" in err
+    assert '-    expect get_weather(city="Berlin", days in [1, 2])' in out
+    assert '+    expect get_weather(city="Munich", days=1)' in out
+    assert spec.read_text() == edited
+    code, _, err = run_cli(capsys, "snapshot", newer, "--out", spec, "--update", "--force")
+    assert code == 0, err
+    assert spec.read_text() == (
+        "# weather checks\n"
+        'case "berlin" {\n    expect get_weather(city="Munich", days=1)\n}\n\n'
+        '# hand-written\ncase "small talk" {  # keep me\n    require no tool calls\n}\n\n'
+        'case "rome" {\n    expect get_weather(city="Rome")\n}\n'
+    )
+    assert scored(capsys, spec, newer)["exit_code"] == 0
+    code, out, err = run_cli(capsys, "snapshot", newer, "--out", spec, "--update")
+    assert (code, out) == (0, "") and "up to date" in err
+
+
+def test_update_of_a_folder_adds_files_and_rewrites_the_case_where_it_is(
+    log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In a folder the failing case is rewritten in whichever file holds it."""
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    (folder / "mixed.expect").write_text(
+        'case "berlin" {\n    expect get_weather(city="Paris")\n}\n\ncase "other" {\n    expect x\n}\n'
+    )
+    code, _, err = run_cli(capsys, "snapshot", log, "--out", folder, "--update", "--force")
+    assert code == 0, err
+    assert (folder / "mixed.expect").read_text() == (
+        'case "berlin" {\n    expect get_weather(city="Berlin", days in [1, 2])\n}\n\n'
+        'case "other" {\n    expect x\n}\n'
+    )
+    assert sorted(p.name for p in folder.iterdir()) == ["mixed.expect", "small_talk.expect"]
+
+
+def test_update_refuses_specs_with_errors(
+    log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A spec that does not parse is reported and left alone."""
+    spec = tmp_path / "bad.expect"
+    spec.write_text("expect get_weather(city=\n")
+    code, _, err = run_cli(capsys, "snapshot", log, "--out", spec, "--update", "--force")
+    assert code == 2 and "P10" in err
+    assert spec.read_text() == "expect get_weather(city=\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--update"], "--update needs --out"),
+        (["--out", "x.expect.json"], "text specs"),
+        (["--line-length", "0"], "at least 1"),
+    ],
+)
+def test_usage_errors_exit_2(
+    log: Path, argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Options that cannot work together are refused before anything is read."""
+    code, _, err = run_cli(capsys, "snapshot", log, *argv)
+    assert code == 2 and message in err
+
+
+def test_an_unreadable_log_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A log that cannot be read is a positioned diagnostic and exit code 2."""
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"hello": 1}')
+    code, out, err = run_cli(capsys, "snapshot", bad)
+    assert (code, out) == (2, "") and "R402" in err
+
+
+def test_options_reach_the_spec(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--ignore-args, --differing, --then and --require are applied."""
+    code, out, _ = run_cli(
+        capsys, "snapshot", log, "--ignore-args", "days", "--require", "no-unexpected", "--then"
+    )
+    assert code == 0
+    assert out.startswith(
+        'case "berlin" {\n    expect get_weather(city="Berlin")\n    require no unexpected calls\n}\n'
+    )
+    code, out, _ = run_cli(capsys, "snapshot", log, "--differing", "any", "--only", "days")
+    assert out.startswith('case "berlin" {\n    expect get_weather(days=any)\n}\n')
+
+
+def test_samples_without_ids_name_their_case_after_the_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A log of id-less samples is one case, named after the log or by --name."""
+    log = tmp_path / "checkout-flow.json"
+    log.write_text('[{"name": "pay", "arguments": {"amount": 10}}]')
+    assert run_cli(capsys, "snapshot", log)[1] == 'case "checkout-flow" {\n    expect pay(amount=10)\n}\n'
+    assert run_cli(capsys, "snapshot", log, "--name", "pay")[1].startswith('case "pay" {')
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("weather.expect", 'expect get_weather(city="Paris")\n'),
+        ("weather.expect.json", '{"cases": [{"name": "weather", "expect": [{"tool": "get_weather"}]}]}'),
+    ],
+)
+def test_update_leaves_a_case_it_cannot_rewrite_in_place(
+    name: str, text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A failing case outside a block, or in a JSON spec, is reported (S706), not rewritten."""
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    (folder / name).write_text(text)
+    log = write_log(tmp_path / "l.jsonl", [{"id": "weather", "tool_calls": _calls(("get_time", {}))}])
+    code, out, err = run_cli(capsys, "snapshot", log, "--out", folder, "--update", "--force")
+    assert (code, out) == (1, "") and "S706" in err
+    assert (folder / name).read_text() == text
+    assert sorted(p.name for p in folder.iterdir()) == [name]
+
+
+def test_update_keeps_a_byte_order_mark_and_crlf_line_endings(
+    log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A rewritten case takes the file's line endings, and the file keeps its byte order mark."""
+    spec = tmp_path / "w.expect"
+    spec.write_bytes(b'\xef\xbb\xbfcase "berlin" {\r\n    expect get_weather(city="X")\r\n}\r\n')
+    code, _, err = run_cli(capsys, "snapshot", log, "--out", spec, "--update", "--force")
+    assert code == 0, err
+    assert spec.read_bytes() == (
+        b'\xef\xbb\xbfcase "berlin" {\r\n    expect get_weather(city="Berlin", days in [1, 2])\r\n}\r\n\r\n'
+        b'case "small talk" {\r\n    require no tool calls\r\n}\r\n'
+    )
