@@ -2,7 +2,8 @@
 
 Generates (fixed seed) a canonical JSON Lines log of 100,000 samples of about 8 calls each,
 and provider-format logs (OpenAI chat completions, Anthropic messages, OpenAI stream
-chunks), under ``bench/.cache/``. Prints, per log, the time ``open_log`` takes to read
+chunks, gateway request/response records, Gemini responses, LangChain ``dumpd`` chunks),
+under ``bench/.cache/``. Prints, per log, the time ``open_log`` takes to read
 every sample against the time of ``json.loads`` alone on each line (the ratio; targets:
 2x canonical, 4x provider formats), and the peak traced memory reading 10k vs 100k
 samples (it should stay flat: the readers stream).
@@ -88,6 +89,60 @@ def openai_stream(i: int, rng: random.Random) -> list[dict[str, Any]]:
     return out
 
 
+def openai_envelope(i: int, rng: random.Random) -> list[dict[str, Any]]:
+    """A gateway's request/response record: the request's history holds one earlier call."""
+    earlier = {"id": f"call_h{i}", "type": "function", "function": {"name": "lookup_user", "arguments": "{}"}}
+    request = {
+        "model": "gpt-4o",
+        "messages": [
+            {"role": "user", "content": f"question {i}"},
+            {"role": "assistant", "content": None, "tool_calls": [earlier]},
+            {"role": "tool", "tool_call_id": f"call_h{i}", "content": "ok"},
+        ],
+    }
+    return [{"id": f"case {i}", "request": request, "response": openai(i, rng)[0], "latency_ms": 800}]
+
+
+def gemini(i: int, rng: random.Random) -> list[dict[str, Any]]:
+    """One generateContent response (camelCase, as the REST API writes it)."""
+    parts = [{"functionCall": {"name": n, "args": a}} for _c, n, a in _calls(rng)]
+    candidate = {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
+    return [{"candidates": [candidate], "responseId": f"g{i}", "modelVersion": "gemini-2.5-flash"}]
+
+
+def langchain_chunks(i: int, rng: random.Random) -> list[dict[str, Any]]:
+    """``dumpd`` of each streamed ``AIMessageChunk``: each call's arguments in three fragments."""
+    mid = f"lc_run--{i}"
+
+    def chunk(parts: list[dict[str, Any]], last: bool = False) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {
+            "content": "",
+            "type": "AIMessageChunk",
+            "id": mid,
+            "tool_call_chunks": parts,
+        }
+        if last:
+            kwargs["chunk_position"] = "last"
+        return {
+            "lc": 1,
+            "type": "constructor",
+            "id": ["langchain", "schema", "messages", "AIMessageChunk"],
+            "kwargs": kwargs,
+        }
+
+    out = []
+    for k, (c, n, a) in enumerate(_calls(rng)):
+        text = json.dumps(a)
+        cut1, cut2 = len(text) // 3, 2 * len(text) // 3
+        out.append(chunk([{"name": n, "args": text[:cut1], "id": c, "index": k, "type": "tool_call_chunk"}]))
+        for part in (text[cut1:cut2], text[cut2:]):
+            out.append(
+                chunk([{"name": None, "args": part, "id": None, "index": k, "type": "tool_call_chunk"}])
+            )
+    out.append(chunk([], last=True))
+    return out
+
+
 def write(name: str, make: Callable[[int, random.Random], list[dict[str, Any]]], n: int) -> Path:
     """Write (once) a log of ``n`` samples."""
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -132,16 +187,21 @@ def peak(path: Path) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """Run the benchmark and print a table."""
+    """Run the benchmark and print a table (``bench_logs.py [N] [LOG ...]`` runs only those logs)."""
     n = int(argv[1]) if len(argv) > 1 else 100_000
     logs = [
         ("canonical", canonical, 2.0),
         ("openai-chat", openai, 4.0),
         ("anthropic", anthropic, 4.0),
         ("openai-stream", openai_stream, 4.0),
+        ("openai-envelope", openai_envelope, 4.0),
+        ("gemini", gemini, 4.0),
+        ("lc-chunks", langchain_chunks, 4.0),
     ]
+    if len(argv) > 2:
+        logs = [entry for entry in logs if entry[0] in argv[2:]]
     print(
-        f"{'log':<15}{'samples':>9}{'calls':>10}{'MB':>8}{'json s':>9}{'read s':>9}{'ratio':>7}{'target':>8}"
+        f"{'log':<16}{'samples':>9}{'calls':>10}{'MB':>8}{'json s':>9}{'read s':>9}{'ratio':>7}{'target':>8}"
     )
     for name, make, target in logs:
         path = write(name, make, n)
@@ -150,7 +210,7 @@ def main(argv: list[str]) -> int:
         size = path.stat().st_size / 1e6
         ratio = read_s / json_s
         print(
-            f"{name:<15}{samples:>9}{calls:>10}{size:>8.1f}{json_s:>9.2f}{read_s:>9.2f}"
+            f"{name:<16}{samples:>9}{calls:>10}{size:>8.1f}{json_s:>9.2f}{read_s:>9.2f}"
             f"{ratio:>6.2f}x{target:>7.1f}x"
         )
     print()

@@ -19,7 +19,7 @@ import json
 import os
 import pickle
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias, cast
 
@@ -137,11 +137,29 @@ def _plain_calls(value: Any) -> bool:
     )
 
 
+def _recorded_calls(recorded: Any) -> tuple[ToolCall, ...]:
+    """The calls of ``Sample.tool_calls``: ``ToolCall`` s and call dicts, else whatever
+    :func:`calls_from` reads (SDK objects, a message, its ``tool_calls``); the error of the
+    first reading when neither fits."""
+    try:
+        return tuple(as_calls(recorded))
+    except (TypeError, ValueError) as error:
+        if isinstance(recorded, Iterator):
+            raise  # read once already
+        try:
+            return tuple(calls_from(recorded))
+        except ValueError:
+            raise error from None
+
+
 def calls_from(value: Any) -> list[ToolCall]:
     """The tool calls held by ``value``: a list of calls, a ``Recording``, a sample, or a log.
 
-    A log is any in-memory object the log readers know (OpenAI, Anthropic, LangChain
-    messages, ...); it must hold exactly one sample. ``ValueError`` when nothing fits.
+    A log is any in-memory object the log readers know, SDK objects included without
+    dumping them: an OpenAI, Anthropic or Gemini response, ``response.choices[0].message``
+    or its ``tool_calls``, a bare assistant message dict, Anthropic content blocks, Gemini
+    ``function_calls``, LangChain messages and their ``tool_calls``, an MCP ``CallToolRequest``;
+    it must hold exactly one sample. ``ValueError`` when nothing fits.
     """
     if isinstance(value, Recording):
         return list(value.calls)
@@ -250,7 +268,7 @@ class ToolCallAccuracyEvaluator:
                 "(nothing was recorded). Pass an empty list for a run that called no tools"
             )
         compiled = _compiled(sample.question, expected)
-        calls = tuple(as_calls(recorded))
+        calls = _recorded_calls(recorded)
         result = compiled.evaluate(calls, explain_later=True)
         return Evaluation(self.name, result.score, result, compiled.case, calls)
 

@@ -102,6 +102,7 @@ _TABLE: tuple[Code, ...] = (
     Code("L307", "empty-range", Severity.ERROR, "a matcher that no value can satisfy"),
     Code("L308", "repeated-statement", Severity.ERROR, "a statement a case holds once, written twice"),
     Code("L309", "duplicate-key", Severity.ERROR, "one key written twice in an object"),
+    Code("L310", "no-cases", Severity.ERROR, "a spec without any case"),
     # R: recorded logs
     Code("R400", "unreadable-log", Severity.ERROR, "a log file that cannot be read"),
     Code("R401", "malformed-record", Severity.ERROR, "a log line or record that is not valid JSON"),
@@ -109,6 +110,8 @@ _TABLE: tuple[Code, ...] = (
     Code("R403", "invalid-arguments", Severity.WARNING, "call arguments that are not valid JSON"),
     Code("R404", "invalid-record", Severity.ERROR, "a record of the right format with a wrong shape"),
     Code("R405", "log-too-large", Severity.ERROR, "a log line or document beyond the size limit"),
+    Code("R410", "duplicate-call", Severity.NOTE, "a call logged twice, counted once"),
+    Code("R411", "no-call-content", Severity.WARNING, "a trace whose spans do not record call content"),
     # T: tool catalogues
     Code("T500", "unknown-tool", Severity.ERROR, "a tool the catalogue does not declare"),
     Code("T501", "unknown-argument", Severity.ERROR, "an argument the tool does not take"),

@@ -50,22 +50,69 @@ def _at(locate: Locate, path: PathKey) -> Span | None:
     return locate(path, False)
 
 
+CONDITIONS = frozenset({"<", "<=", ">", ">=", "ne", "regex"})
+"""The matchers that are conditions: one argument may carry several, all of which must hold
+(``1 <= days <= 7``, ``x >= 1, x != 5``). Any other matcher says all there is to say about
+its argument, which it must then be the only matcher of."""
+
+
+def _empty_ranges(args: Sequence[dict[str, Any]], path: PathKey, locate: Locate) -> Iterator[Diagnostic]:
+    """The arguments whose bounds no number meets (``5 < x < 3``, ``x > 1, x <= 1``)."""
+    bounds: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    for index, arg in enumerate(args):
+        if arg["op"] in ("<", "<=", ">", ">=") and isinstance(arg.get("value"), int | float):
+            bounds.setdefault(arg["name"], []).append((index, arg))
+    for name, found in bounds.items():
+        lows = [(a["value"], a["op"] == ">") for _, a in found if a["op"] in (">", ">=")]
+        highs = [(a["value"], a["op"] == "<") for _, a in found if a["op"] in ("<", "<=")]
+        if not lows or not highs:
+            continue
+        low, low_strict = max(lows, key=lambda b: (b[0], b[1]))
+        high, high_strict = min(highs, key=lambda b: (b[0], not b[1]))
+        if low > high or (low == high and (low_strict or high_strict)):
+            last = found[-1][0]
+            yield make(
+                "L307",
+                f'no number is {">" if low_strict else ">="} {low} and {"<" if high_strict else "<="} '
+                f'{high}: argument "{name}" can never match',
+                _at(locate, (*path, "args", last)),
+                help=f"make the lower bound at most the upper bound, as in 1 <= {name} <= 9",
+            )
+
+
 def _call_checks(call: dict[str, Any], path: PathKey, locate: Locate) -> Iterator[Diagnostic]:
     seen: dict[str, int] = {}
-    for index, arg in enumerate(call.get("args", ())):
+    args = call.get("args", ())
+    yield from _empty_ranges(args, path, locate)
+    for index, arg in enumerate(args):
         name = arg["name"]
         here = (*path, "args", index)
-        if name in seen:
+        if name not in seen:
+            seen[name] = index
+        else:
+            earlier = args[seen[name]]
             first = _at(locate, (*path, "args", seen[name]))
+            if arg["op"] in CONDITIONS and earlier["op"] in CONDITIONS:
+                if bool(arg.get("optional")) != bool(earlier.get("optional")):
+                    yield make(
+                        "L301",
+                        f'conditions on argument "{name}" disagree on "?": some allow it to be absent',
+                        _at(locate, here),
+                        help=f'write "{name}?" in every condition on it, or in none',
+                    )
+                continue
             where = f" (first at line {first.line}, column {first.column})" if first else ""
             yield make(
                 "L301",
                 f'argument "{name}" is given twice in this call to {call["tool"]}{where}',
                 _at(locate, here),
-                help=f"give each argument once; to allow several values write {name} in [...]",
+                help=f"give each argument once; to allow several values write {name} in [...]"
+                + (
+                    "; only conditions (<, <=, >, >=, !=, ~) may be combined on one argument"
+                    if arg["op"] in CONDITIONS or earlier["op"] in CONDITIONS
+                    else ""
+                ),
             )
-        else:
-            seen[name] = index
         if arg["op"] == "regex":
             reason = regex_error(arg["pattern"])
             if reason is not None:
@@ -112,6 +159,15 @@ def _requirement_checks(case: dict[str, Any], path: PathKey, locate: Locate) -> 
                 )
         else:
             first[kind] = (index, req.get("threshold"))
+    for index, req in enumerate(case.get("require", ())):
+        if req.get("op") == ">" and req.get("threshold", 0) >= 1:
+            words = req["kind"].replace("_", " ")
+            yield make(
+                "L307",
+                f"require {words} > {req['threshold']} can never hold: no {words} is above 1",
+                _at(locate, (*path, "require", index)),
+                help=f"write require {words} >= 1 to require every one",
+            )
     kinds = {req["kind"] for req in case.get("require", ())}
     if "no_tool_calls" in kinds and case.get("expect"):
         index = next(i for i, r in enumerate(case["require"]) if r["kind"] == "no_tool_calls")
@@ -170,6 +226,15 @@ def check(document: dict[str, Any], locate: Locate, repeats: Sequence[Repeat] = 
     ``repeats`` are what the reader found written twice where the document holds one.
     """
     found: list[Diagnostic] = list(_repeat_checks(repeats))
+    if not document["cases"]:
+        found.append(
+            make(
+                "L310",
+                "this spec holds no case, so it checks nothing",
+                _at(locate, ("cases",)) or Span.point(1, 1),
+                help='write an expect statement, or a case block: case "name" { expect tool(...) }',
+            )
+        )
     names: dict[str, int] = {}
     for case_index, case in enumerate(document["cases"]):
         path: PathKey = ("cases", case_index)

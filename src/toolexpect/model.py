@@ -22,7 +22,10 @@ __all__ = [
     "PartialObject",
     "Pattern",
     "Spec",
+    "arg_to_json",
+    "expectation_to_json",
     "from_document",
+    "pattern_to_json",
 ]
 
 Json: TypeAlias = bool | int | float | str | list["Json"] | dict[str, "Json"] | None
@@ -44,6 +47,7 @@ class Op(StrEnum):
     """What an argument matcher checks; the values are the document's ``op`` strings."""
 
     EQ = "eq"
+    NE = "ne"
     ANY = "any"
     IN = "in"
     REGEX = "regex"
@@ -63,7 +67,7 @@ COMPARISONS = frozenset({Op.LT, Op.LE, Op.GT, Op.GE})
 class ArgMatcher:
     """One argument of an expectation: its name, what it checks and where it was written.
 
-    ``value`` is the literal for ``eq``, the bound for comparisons, the centre for
+    ``value`` is the literal for ``eq`` and ``ne``, the bound for comparisons, the centre for
     ``approx`` and the pattern for ``partial``; ``values`` the choices of ``in``;
     ``pattern`` the RE2 source of ``regex``. ``optional`` is the ``name?`` form.
     """
@@ -97,6 +101,10 @@ class Case:
     question: str | None = None
     threshold: float = 1.0
     pass_rate: float | None = None
+    threshold_strict: bool = False
+    """``require accuracy > t``: the score must pass the threshold, not only reach it."""
+    pass_rate_strict: bool = False
+    """``require pass rate > r``: the pass rate must pass ``r``, not only reach it."""
     no_unexpected_calls: bool = False
     no_tool_calls: bool = False
     ordered: bool = False
@@ -163,10 +171,49 @@ def _copy_json(value: Any) -> Json:
     return value  # type: ignore[no-any-return]
 
 
+def pattern_to_json(value: Pattern) -> Any:
+    """The document value of a pattern: the inverse of :func:`pattern_from_json`."""
+    if isinstance(value, PartialObject):
+        return {"$partial": {k: pattern_to_json(v) for k, v in value.entries.items()}}
+    if isinstance(value, dict):
+        inner = {k: pattern_to_json(v) for k, v in value.items()}
+        if len(inner) == 1 and next(iter(inner)) in ("$partial", "$literal"):
+            return {"$literal": inner}
+        return inner
+    if isinstance(value, list):
+        return [pattern_to_json(v) for v in value]
+    return value
+
+
+def arg_to_json(matcher: ArgMatcher) -> dict[str, Any]:
+    """The document node of an argument matcher (without its span)."""
+    op = matcher.op
+    node: dict[str, Any] = {"name": matcher.name, "op": op.value}
+    if op is Op.IN:
+        node["values"] = [pattern_to_json(cast(Pattern, v)) for v in matcher.values]
+    elif op is Op.REGEX:
+        node["pattern"] = matcher.pattern
+    elif op is not Op.ANY and op is not Op.ABSENT:
+        node["value"] = pattern_to_json(matcher.value)
+        if op is Op.APPROX:
+            node["tolerance"] = matcher.tolerance
+    if matcher.optional:
+        node["optional"] = True
+    return node
+
+
+def expectation_to_json(expectation: Expectation) -> dict[str, Any]:
+    """The document node of an expected call (without spans): what ``format`` writes."""
+    node: dict[str, Any] = {"tool": expectation.tool}
+    if expectation.args:
+        node["args"] = [arg_to_json(m) for m in expectation.args]
+    return node
+
+
 def _arg(node: Mapping[str, Any]) -> ArgMatcher:
     op = Op(node["op"])
     value: Pattern = None
-    if op is Op.PARTIAL:
+    if op is Op.PARTIAL or op is Op.NE:
         value = pattern_from_json(node["value"])
     elif "value" in node:
         value = cast(Pattern, _copy_json(node["value"]))
@@ -193,6 +240,7 @@ def _call(node: Mapping[str, Any]) -> Expectation:
 def _case(node: Mapping[str, Any]) -> Case:
     threshold = 1.0
     pass_rate: float | None = None
+    strict = {"accuracy": False, "pass_rate": False}
     flags = {"no_unexpected_calls": False, "no_tool_calls": False, "order": False}
     spans: list[tuple[str, Span]] = []
     for req in node.get("require", ()):
@@ -202,8 +250,10 @@ def _case(node: Mapping[str, Any]) -> Case:
             spans.append((kind, span))
         if kind == "accuracy":
             threshold = req["threshold"]
+            strict[kind] = req.get("op") == ">"
         elif kind == "pass_rate":
             pass_rate = req["threshold"]
+            strict[kind] = req.get("op") == ">"
         else:
             flags[kind] = True
     return Case(
@@ -213,6 +263,8 @@ def _case(node: Mapping[str, Any]) -> Case:
         question=node.get("question"),
         threshold=threshold,
         pass_rate=pass_rate,
+        threshold_strict=strict["accuracy"],
+        pass_rate_strict=strict["pass_rate"],
         no_unexpected_calls=flags["no_unexpected_calls"],
         no_tool_calls=flags["no_tool_calls"],
         ordered=flags["order"],

@@ -140,6 +140,24 @@ def _op_of(document: Any, path: PathKey) -> str | None:
     return None
 
 
+def _refused_key(error: ValidationError, document: Any, path: PathKey) -> str | None:
+    """The key of the object at ``path`` that a ``false`` property schema refused."""
+    root = schema()
+    node: Any = root
+    for part in error.schema_path:
+        if isinstance(node, dict) and part not in node and "$ref" in node:
+            node = root["$defs"].get(str(node["$ref"]).removeprefix("#/$defs/"))  # the schema's own refs
+        if not isinstance(node, dict | list):
+            return None
+        node = node[int(part)] if isinstance(node, list) else node.get(part)
+    target: Any = document
+    for part in path:
+        target = target[part]
+    if not isinstance(node, dict) or not isinstance(target, dict):
+        return None
+    return next((k for k, sub in node.items() if sub is False and k in target), None)
+
+
 def _diagnostic(error: ValidationError, document: Any, locate: Locate) -> Diagnostic:
     path: PathKey = tuple(error.absolute_path)
     validator = error.validator
@@ -159,6 +177,13 @@ def _diagnostic(error: ValidationError, document: Any, locate: Locate) -> Diagno
             locate((*path, key), True) or span,
             help="known keys: " + ", ".join(known),
         )
+    refused = validator is None or validator == "false"
+    if refused and error.schema_path and error.schema_path[-1] == "properties":
+        # jsonschema leaves the key out of a ``false`` property schema's paths: find it.
+        key = _refused_key(error, document, path)
+        if key is not None:
+            path = (*path, key)
+            field_name = key
     if validator is None or validator == "false":
         op = _op_of(document, path[:-1])
         context = f' for op "{op}"' if op else ""

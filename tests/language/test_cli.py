@@ -54,7 +54,9 @@ def test_lint_recurses_into_folders_and_reads_only_spec_files(
     (tmp_path / "a.expect").write_text("expect t(x in [])\n", encoding="utf-8")
     (tmp_path / "deep" / "b.expect.json").write_text('{"cases": [], "x": 1}', encoding="utf-8")
     (tmp_path / "deep" / "deeper" / "c.expect.yml").write_text("cases: 5\n", encoding="utf-8")
-    (tmp_path / "deep" / "deeper" / "d.EXPECT.YAML").write_text("cases: []\n", encoding="utf-8")
+    (tmp_path / "deep" / "deeper" / "d.EXPECT.YAML").write_text(
+        "cases: [{name: d, expect: [{tool: t}]}]\n", encoding="utf-8"
+    )
     (tmp_path / "notes.txt").write_text("expect (((\n", encoding="utf-8")
     (tmp_path / "x.expect.bak").write_text("expect (((\n", encoding="utf-8")
     (tmp_path / ".hidden" / "e.expect").write_text("expect (((\n", encoding="utf-8")

@@ -106,7 +106,7 @@ def values(draw: st.DrawFn, depth: int = 0) -> str:
     return "{" + ("," + gap(draw, True)).join(members) + "}"
 
 
-PATTERNS = st.sampled_from(['"^a"', '"(?i)x|y"', 'r"\\d+"', '""', '"(a"', '"(?=x)"'])
+PATTERNS = st.sampled_from(['"^a"', '"(?i)x|y"', 'r"\\d+"', "r'\\w\"'", '"\\\\s"', '""', '"(a"', '"(?=x)"'])
 """Patterns as written, some of which RE2 refuses (L302)."""
 
 
@@ -117,9 +117,11 @@ def arguments(draw: st.DrawFn) -> str:
     if name == "not":
         name = '"not"'
     name += "?" if draw(st.integers(0, 4)) == 0 else ""
-    form = draw(st.integers(0, 7))
+    form = draw(st.integers(0, 8))
     if form == 0:
         return f"{name}={draw(values())}"
+    if form == 8:
+        return f"{name} != {draw(values())}"
     if form == 1:
         return f"{name}{gap(draw)}={gap(draw)}any"
     if form == 2:
@@ -165,7 +167,8 @@ def statements(draw: st.DrawFn) -> str:
     if kind == 3:
         return "question " + draw(strings())
     if kind == 4:
-        return draw(st.sampled_from(["require accuracy >= ", "require pass rate >= "])) + draw(thresholds)
+        words = draw(st.sampled_from(["require accuracy ", "require pass rate "]))
+        return words + draw(st.sampled_from([">= ", "> "])) + draw(thresholds)
     return draw(
         st.sampled_from(["require no unexpected calls", "require no tool calls", "require order"])
     )

@@ -424,6 +424,32 @@ def test_compile_does_not_hold_its_whole_output(tmp_path: Path, capsys: pytest.C
     assert peak("compile") <= 1.5 * peak("lint")
 
 
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "expect t(x=[" + ",".join(str(10_000 + i) for i in range(20_000)) + "])\n",
+        "expect t(x={" + ",".join(f"k{i}: {10_000 + i}" for i in range(8_000)) + "})\n",
+    ],
+    ids=["list", "object"],
+)
+def test_a_long_list_keeps_its_values_not_its_tokens(spec: str) -> None:
+    """The parser folds a list or an object as it reads it: its peak memory is a small multiple
+    of the text (each value is kept, no token: tokens took about 100 bytes per byte of a list)."""
+    import tracemalloc
+
+    from toolexpect.language.parse import parse_text
+
+    parse_text("expect t(x=[1])", "s")  # the parser is built before anything is measured
+    tracemalloc.start()
+    try:
+        result = parse_text(spec, "s")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.diagnostics == []
+    assert peak < 30 * len(spec)
+
+
 def test_compile_output_is_the_indented_json_document(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -104,10 +104,10 @@ fraction = st.sampled_from([0, 1, 0.5, 0.75, 0.0, 1.0])
 @st.composite
 def args(draw: st.DrawFn) -> dict[str, Any]:
     name = draw(names)
-    kind = draw(st.sampled_from(["eq", "any", "in", "regex", "cmp", "approx", "absent", "partial"]))
+    kind = draw(st.sampled_from(["eq", "ne", "any", "in", "regex", "cmp", "approx", "absent", "partial"]))
     arg: dict[str, Any] = {"name": name}
-    if kind == "eq":
-        arg |= {"op": "eq", "value": _doc(draw(small_values))}
+    if kind in ("eq", "ne"):
+        arg |= {"op": kind, "value": _doc(draw(small_values))}
     elif kind == "any":
         arg |= {"op": "any"}
     elif kind == "in":
@@ -161,6 +161,9 @@ def cases(draw: st.DrawFn, name: str) -> dict[str, Any]:
         {"kind": k, "threshold": draw(fraction)} if k in ("accuracy", "pass_rate") else {"kind": k}
         for k in kinds
     ]
+    for req in require:
+        if "threshold" in req and draw(st.booleans()):
+            req["op"] = ">"
     if not expect and not forbid:
         require.append({"kind": "no_tool_calls"})
     if require:

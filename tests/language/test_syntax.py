@@ -58,7 +58,7 @@ def test_case_files_cover_every_form() -> None:
         '"implicit": true',
     ):
         assert needle in text, needle
-    for op in ("eq", "any", "in", "regex", "<", "<=", ">", ">=", "approx", "absent", "partial"):
+    for op in ("eq", "ne", "any", "in", "regex", "<", "<=", ">", ">=", "approx", "absent", "partial"):
         assert f'"op": "{op}"' in text, op
 
 

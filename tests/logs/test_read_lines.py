@@ -31,17 +31,22 @@ LINES = [
 def _reference(raw: bytes) -> tuple[bool, object]:
     try:
         return True, json.loads(raw)
+    except json.JSONDecodeError as exc:
+        # The place in the log's line: json's own offset, a cut record just after its end.
+        return False, (exc.msg, min(exc.pos, len(raw.decode().rstrip("\r\n"))) + 1)
     except ValueError as exc:
-        return False, str(exc)
+        return False, (str(exc), 1)
 
 
 def test_each_line_reads_as_json_loads_reads_it(tmp_path: Path) -> None:
-    """Values of good lines equal json.loads; bad lines are R401 with json's own message."""
+    """Values of good lines equal json.loads; bad lines are R401 with json's reason, at the
+    line and column of the log where json stopped."""
     log = tmp_path / "log.jsonl"
     log.write_bytes(b"".join(line if line.endswith(b"\n") else line + b"\n" for line in LINES))
     ctx = Context(str(log))
     records = dict(read_lines(str(log), ctx))
     messages = {d.span.line if d.span else None: d.message for d in ctx.diagnostics}
+    columns = {d.span.line if d.span else None: d.span.column if d.span else None for d in ctx.diagnostics}
     for number, raw in enumerate(LINES, 1):
         ok, expected = _reference(raw)
         if ok:
@@ -49,8 +54,11 @@ def test_each_line_reads_as_json_loads_reads_it(tmp_path: Path) -> None:
             assert json.dumps(records[number]) == json.dumps(expected)
         else:
             assert number not in records
+            reason, column = expected  # type: ignore[misc]
             assert "is not valid JSON" in messages[number]
-            assert str(expected)[:40] in messages[number]
+            assert str(reason)[:40] in messages[number]
+            assert "line 1 column" not in messages[number]  # json's own place, not the log's
+            assert columns[number] == column
 
 
 def test_invalid_utf8_in_a_line_is_a_fatal_error(tmp_path: Path) -> None:
@@ -81,3 +89,15 @@ def test_a_utf16_looking_line_is_decoded_as_json_loads_does(tmp_path: Path) -> N
             assert ctx.diagnostics
             continue
         assert list(read_lines(str(log), ctx)) == [(1, expected)]
+
+
+def test_r401_points_at_the_place_in_the_log_line(tmp_path: Path) -> None:
+    """R401 names the line and the column of the log where the record stops being JSON, after a
+    server-sent-event prefix too, and never json's own "line 1 column N"."""
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(b'{"a": 1}\n{"a": 1 "b": 2}\ndata: {"a": 1 "b"}\n{"cut": \n')
+    ctx = Context(str(log))
+    list(read_lines(str(log), ctx))
+    places = [(d.span.line, d.span.column) for d in ctx.diagnostics if d.span is not None]
+    assert places == [(2, 9), (3, 15), (4, 9)]
+    assert all("line 1 column" not in d.message for d in ctx.diagnostics)

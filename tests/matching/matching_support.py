@@ -60,6 +60,7 @@ def matchers(
         st.builds(lambda n: ArgMatcher(n, Op.GE, value=1.5), names),
         st.builds(lambda n: ArgMatcher(n, Op.REGEX, pattern="^s"), names),
         st.builds(lambda n, v: ArgMatcher(n, Op.EQ, value=v, optional=True), names, value),
+        st.builds(lambda n, v: ArgMatcher(n, Op.NE, value=v), names, scalar),
     ]
     if nested_partial:
         kinds.append(

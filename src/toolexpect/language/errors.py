@@ -111,6 +111,16 @@ def _help_for(expected: set[str], token: Token) -> str | None:
         return "a statement starts with " + _either(list(statements))
     if {"ACCURACY", "ORDER"} <= expected:
         return "write one of: " + "; ".join(_require_forms())
+    if expected == {"GE", "GT"}:
+        return 'a threshold is a lower bound: reached with ">=" or passed with ">" (require accuracy >= 0.8)'
+    if token.type in ("TILDE", "EQUAL") and {"STRING", "LSQB"} <= expected:
+        if token.type == "TILDE":
+            return 'match a pattern with "~" alone: name ~ "regex"'
+        return 'compare with one "=": name="value"'
+    if token.type in ("RPAR", "RSQB") and expected & {"_NL", "$END"} and not expected & {"RPAR", "RSQB"}:
+        return f'remove this "{word}": it closes nothing'
+    if {"LE", "LT"} <= expected and "GE" not in expected:
+        return "a range is written from low to high with both bounds: 1 <= x <= 9; for one bound write x >= 1"
     if "STRING" in expected and "NAME" not in expected and token.type in ("NAME", "KEY"):
         return f'quote text: "{word}"'
     if {"EQUAL", "TILDE", "IN"} <= expected:
@@ -128,9 +138,43 @@ def _help_for(expected: set[str], token: Token) -> str | None:
         return 'separate object members with "," and close the object with "}"'
     if "RBRACE" in expected and token.type == "$END":
         return 'close the case with "}"'
+    if token.type in ("NAME", "KEY"):
+        import difflib  # only for an error, so not at start-up
+
+        keywords = [w for t in expected if (w := _word(t)) is not None and w.isalpha()]
+        close = difflib.get_close_matches(word, keywords, n=1)
+        if close:
+            return f'did you mean "{close[0]}"?'
     if "_NL" in expected and "SEMICOLON" in expected:
         return 'put each statement on its own line, or separate statements with ";"'
     return None
+
+
+_NAME_CHARACTER = re.compile(r"[\w\-.:/]")
+_NUMBER_BEFORE = re.compile(r"(-?[0-9]+(?:\.[0-9]+)?)\s*$")
+
+
+def _character_help(char: str, text: str, at: int) -> tuple[str | None, str | None]:
+    """What a character that starts no token is part of, and how to fix it: a letter no bare
+    name holds (quote the name), or a percent sign after a number (write a fraction)."""
+    if ord(char) > 127 and (char.isalnum() or char == "_"):
+        start = at
+        while start > 0 and _NAME_CHARACTER.match(text[start - 1]):
+            start -= 1
+        end = at
+        while end < len(text) and _NAME_CHARACTER.match(text[end]):
+            end += 1
+        name = text[start:end]
+        return (
+            f' in the name "{name}"',
+            f'a bare name holds only ASCII letters, digits and _ - . : /; quote this one: "{name}"',
+        )
+    number = _NUMBER_BEFORE.search(text, 0, at) if char == "%" else None
+    if number:
+        written = number.group(1)
+        fraction = format(float(written) / 100, "g")
+        return (None, f"write a fraction, not a percentage: {fraction} for {written}%")
+    return (None, None)
 
 
 def _end_span(text: str) -> Span:
@@ -142,7 +186,17 @@ def _end_span(text: str) -> Span:
 
 
 def _state_accepts(error: UnexpectedInput) -> set[str]:
-    """The terminals the parser accepts where ``error`` happened (empty when unknown)."""
+    """The terminals the parser accepts where ``error`` happened (empty when unknown).
+
+    Lark's interactive parser at the error knows it best (it has taken every token before
+    the error); its state's table is the fallback.
+    """
+    interactive = getattr(error, "interactive_parser", None)
+    if interactive is not None:
+        try:
+            return set(interactive.accepts())
+        except Exception:  # any failure of the probe: use the table below
+            pass
     state = getattr(error, "state", None)
     try:
         return set(state.parse_conf.parse_table.states[state.position])  # type: ignore[union-attr]
@@ -235,11 +289,12 @@ def _unexpected_characters(error: UnexpectedCharacters, text: str) -> Diagnostic
             Span(error.line, error.column, error.line, error.column + len(word)),
             help=_help_for(allowed, found),
         )
+    where, hint = _character_help(char, text, error.pos_in_stream or 0)
     return make(
         "P101",
-        f"unexpected character {char!r}; expected {_describe_expected(allowed)}",
+        f"unexpected character {char!r}{where or ''}; expected {_describe_expected(allowed)}",
         span,
-        help=_help_for(allowed, Token("CHAR", char, 0, error.line, error.column)),
+        help=hint or _help_for(allowed, Token("CHAR", char, 0, error.line, error.column)),
     )
 
 

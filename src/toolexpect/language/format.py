@@ -15,15 +15,19 @@ source's first line did, and a byte order mark is kept. Formatting is idempotent
 from __future__ import annotations
 
 import bisect
-import functools
-import json
-import math
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolexpect.language.grammar import literal, spellings, terminal_regexp
 from toolexpect.language.parse import Comment
+from toolexpect.language.write import (
+    argument_groups,
+    format_value,
+    write_call,
+    write_group,
+    write_name,
+    write_requirement,
+    write_string,
+)
 
 __all__ = ["LINE_LENGTH", "format_document", "format_value", "line_ending"]
 
@@ -31,94 +35,6 @@ LINE_LENGTH = 100
 """The default width of a formatted line, in characters."""
 
 _INDENT = "    "
-
-
-@functools.cache
-def _bare_name() -> re.Pattern[str]:
-    """The grammar's pattern of a name that needs no quotes."""
-    return re.compile(terminal_regexp("NAME"))
-
-
-@functools.cache
-def _requirements() -> dict[str, str]:
-    """How each kind of requirement is written, by its kind; ``{}`` stands for the number."""
-    return {
-        alias.removeprefix("require_"): " ".join("{}" if word == "number" else word for word in words)
-        for alias, words in spellings("require_stmt").items()
-    }
-
-
-def _number(value: int | float) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if math.isnan(value) or math.isinf(value):
-        raise ValueError(f"{value} cannot be written in a spec")
-    return repr(value)
-
-
-def format_value(value: Any) -> str:
-    """Write a document value (``$partial`` and ``$literal`` objects included) as the language."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return _number(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list):
-        return "[" + ", ".join(format_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        if len(value) == 1 and "$partial" in value and isinstance(value["$partial"], dict):
-            members = [f"{_key(k)}: {format_value(v)}" for k, v in value["$partial"].items()]
-            return "{" + ", ".join([*members, "..."]) + "}"
-        if len(value) == 1 and "$literal" in value and isinstance(value["$literal"], dict):
-            value = value["$literal"]
-        return "{" + ", ".join(f"{_key(k)}: {format_value(v)}" for k, v in value.items()) + "}"
-    raise TypeError(f"not a JSON value: {value!r}")
-
-
-def _key(key: str) -> str:
-    return json.dumps(key, ensure_ascii=False)
-
-
-def _name(name: str, *, argument: bool = False) -> str:
-    if _bare_name().fullmatch(name) and not (argument and name == literal("NOT")):
-        return name
-    return json.dumps(name, ensure_ascii=False)
-
-
-def _arg(arg: dict[str, Any]) -> str:
-    op = arg["op"]
-    if op == "absent":
-        return "not " + _name(arg["name"])
-    name = _name(arg["name"], argument=True) + ("?" if arg.get("optional") else "")
-    if op in ("eq", "partial"):
-        return f"{name}={format_value(arg['value'])}"
-    if op == "any":
-        return f"{name}=any"
-    if op == "in":
-        return f"{name} in {format_value(arg['values'])}"
-    if op == "regex":
-        return f"{name} ~ {format_value(arg['pattern'])}"
-    if op == "approx":
-        return f"{name}={_number(arg['value'])} +- {_number(arg['tolerance'])}"
-    return f"{name} {op} {_number(arg['value'])}"
-
-
-def _call(call: dict[str, Any]) -> str:
-    args = call.get("args") or []
-    head = _name(call["tool"])
-    if not args:
-        return head
-    return head + "(" + ", ".join(_arg(a) for a in args) + ")"
-
-
-def _requirement(req: dict[str, Any]) -> str:
-    form = _requirements()[req["kind"]]
-    return form.format(_number(req["threshold"])) if "{}" in form else form
 
 
 @dataclass(slots=True)
@@ -169,15 +85,16 @@ def _call_lines(call: dict[str, Any], head: str, tail: str, indent: str, layout:
     """``head`` + the call + ``tail`` on one line, or one argument per line (with a trailing
     comma, the ``)`` on a line of its own) when that line is too long or a comment stands
     inside the call."""
-    text = head + _call(call) + tail
+    text = head + write_call(call) + tail
     start, end = _span_start(call), _span_end(call)
     args = call.get("args") or []
     if not args or (len(indent + text) <= layout.width and not layout.commented(start[0], end - 1)):
         return [_Anchor(text, start, end, indent)]
     inner = indent + _INDENT
-    lines = [_Anchor(head + _name(call["tool"]) + "(", start, start[0], indent)]
-    for arg in args:
-        lines.append(_Anchor(_arg(arg) + ",", _span_start(arg), _span_end(arg), inner, continued=True))
+    lines = [_Anchor(head + write_name(call["tool"]) + "(", start, start[0], indent)]
+    for group in argument_groups(args):
+        text = write_group(group) + ","
+        lines.append(_Anchor(text, _span_start(group[0]), _span_end(group[-1]), inner, continued=True))
     span = call.get("span")
     close = (span["end_line"], max(1, span["end_column"] - 1)) if span else _FAR
     lines.append(_Anchor(")" + tail, close, end, indent, continued=True, comment_indent=inner))
@@ -189,7 +106,7 @@ def _expect_lines(calls: list[dict[str, Any]], indent: str, layout: _Layout) -> 
     its chain per line (each line but the last ends with ``then``)."""
     if len(calls) == 1:
         return _call_lines(calls[0], "expect ", "", indent, layout)
-    text = "expect " + " then ".join(_call(c) for c in calls)
+    text = "expect " + " then ".join(write_call(c) for c in calls)
     start, end = _span_start(calls[0]), _span_end(calls[-1])
     if len(indent + text) <= layout.width and not layout.commented(start[0], end - 1):
         return [_Anchor(text, start, end, indent)]
@@ -216,7 +133,7 @@ def _statements(case: dict[str, Any], indent: str, layout: _Layout) -> list[_Anc
         own = case.get("question_span")
         span = own or case.get("span")
         start = (span["line"], span["column"]) if span else _FAR
-        text = f"question {json.dumps(case['question'], ensure_ascii=False)}"
+        text = f"question {write_string(case['question'])}"
         add([_Anchor(text, start, span["end_line" if own else "line"] if span else 10**9, indent)])
     expects = case.get("expect", [])
     chains = {chain[0]: chain for chain in case.get("chains", [])}
@@ -230,7 +147,7 @@ def _statements(case: dict[str, Any], indent: str, layout: _Layout) -> list[_Anc
     for call in case.get("forbid", []):
         add(_call_lines(call, "forbid ", "", indent, layout))
     for req in case.get("require", []):
-        add([_Anchor(_requirement(req), _span_start(req), _span_end(req), indent)])
+        add([_Anchor(write_requirement(req), _span_start(req), _span_end(req), indent)])
     items.sort(key=lambda item: (item[0], item[1]))
     return [line for item in items for line in item[2]]
 
@@ -267,7 +184,7 @@ def format_document(
             continue
         span = case.get("span")
         header = _Anchor(
-            f"case {json.dumps(case['name'], ensure_ascii=False)} {{",
+            f"case {write_string(case['name'])} {{",
             (span["line"], span["column"]) if span else (10**9, 0),
             span["line"] if span else 10**9,
             "",

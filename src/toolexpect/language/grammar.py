@@ -40,6 +40,7 @@ __all__ = [
     "build",
     "cache_folder",
     "cache_path",
+    "choices",
     "first_words",
     "grammar_path",
     "grammar_text",
@@ -224,14 +225,33 @@ def first_words(rule: str) -> tuple[str, ...]:
 
 
 @functools.cache
+def choices(rule: str) -> tuple[str, ...]:
+    """The texts of rule ``rule`` when each of its alternatives is one literal terminal
+    (``at_least``: ``(">=", ">")``), in the grammar's order; else ``()``."""
+    found: list[str] = []
+    for each in parser().rules:
+        if each.origin.name != rule:
+            continue
+        symbols = each.expansion
+        word = literal(symbols[0].name) if len(symbols) == 1 and symbols[0].is_term else None
+        if word is None:
+            return ()
+        found.append(word)
+    return tuple(found)
+
+
+@functools.cache
 def spellings(rule: str) -> dict[str, tuple[str, ...]]:
     """How each alternative of rule ``rule`` is written, by its alias: the text of each literal
-    terminal, and the name of each rule or other terminal (``("require", "order")``)."""
+    terminal, the first text of a rule of literal choices (``at_least`` is ``">="``), and the
+    name of each other rule or terminal (``("require", "accuracy", ">=", "number")``)."""
     out: dict[str, tuple[str, ...]] = {}
     for each in parser().rules:
         if each.origin.name == rule:
             words = tuple(
-                (literal(symbol.name) or symbol.name) if symbol.is_term else symbol.name
+                (literal(symbol.name) or symbol.name)
+                if symbol.is_term
+                else (choices(symbol.name) or (symbol.name,))[0]
                 for symbol in each.expansion
             )
             out[each.alias or rule] = words

@@ -51,8 +51,11 @@ _LOW_SURROGATE = re.compile(r"\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 
 
 def decode_string(token: Token) -> str:
-    """Decode a double- or single-quoted string token with JSON escapes."""
+    """Decode a double- or single-quoted string token with JSON escapes; a raw string
+    (``r"\\d+"``) is its text between the quotes, backslashes included."""
     raw = str(token)
+    if raw[0] == "r":
+        return raw[2:-1]
     quote, body = raw[0], raw[1:-1]
     if "\\" not in body:
         return body

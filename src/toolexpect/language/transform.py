@@ -10,6 +10,7 @@ error anywhere still wins.
 from __future__ import annotations
 
 import builtins
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from lark import Token, Transformer
@@ -18,7 +19,18 @@ from toolexpect.diagnostics import Span, make
 from toolexpect.document import Repeat
 from toolexpect.language.context import problem as _problem
 from toolexpect.language.context import repeat as _repeat
-from toolexpect.language.strings import Problem, decode_number, decode_string, span_of
+from toolexpect.language.pieces import (
+    REST,
+    Items,
+    Members,
+    Value,
+    name_of,
+    number_of,
+    span_between,
+    string_of,
+    value_of,
+)
+from toolexpect.language.strings import Problem, decode_string
 
 __all__ = ["DOCUMENT_VERSION", "ToDocument", "assemble"]
 
@@ -26,65 +38,11 @@ DOCUMENT_VERSION = 1
 """The version of the canonical document format that this parser writes."""
 
 
-def _string(token: Token) -> str:
-    try:
-        return decode_string(token)
-    except Problem as bad:
-        _problem(token.start_pos or 0, bad.diagnostic)
-        return ""
-
-
-def _number(token: Token) -> int | float:
-    try:
-        return decode_number(token)
-    except Problem as bad:
-        _problem(token.start_pos or 0, bad.diagnostic)
-        return 0
-
-
-def _name(token: Token) -> str:
-    """A tool, argument or case name: a bare NAME, or a STRING for names nothing else spells."""
-    return _string(token) if token.type == "STRING" else str(token)
-
-
-class _Value(NamedTuple):
-    """A list or object value while the document is built; ``partial`` when it holds ``...``.
-
-    ``start`` and ``end`` are its brackets; the span of an argument that ends with it ends at ``end``.
-    """
-
-    value: Any
-    partial: bool
-    start: Token
-    end: Token
-
-
-_REST = object()
-_CONSTANTS: dict[str, Any] = {"TRUE": True, "FALSE": False, "NULL": None}
-
-
-def _value(item: Any) -> Any:
-    """The JSON value of a value child: a token of a scalar, or a list or object built already."""
-    if type(item) is _Value:
-        return item.value
-    kind = item.type
-    if kind == "STRING":
-        return _string(item)
-    if kind == "NUMBER":
-        return _number(item)
-    return _CONSTANTS[kind]
-
-
-def _span(first: Token, last: Any) -> dict[str, int]:
-    """From the start of ``first`` to the end of ``last``: a token, or a value's closing bracket."""
-    if type(last) is _Value:
-        last = last.end
-    return {
-        "line": first.line or 1,
-        "column": first.column or 1,
-        "end_line": last.end_line or 1,
-        "end_column": last.end_column or 1,
-    }
+_PATTERN_HELP = (
+    'in a pattern, write a raw string, where a backslash is itself: r"\\d+"; '
+    'or double each backslash: "\\\\d+"'
+)
+"""The help of a bad escape in a regular expression (``~ "\\d+"``)."""
 
 
 class _Statement(NamedTuple):
@@ -176,84 +134,102 @@ class ToDocument(Transformer[Token, list[Any]]):
     def cmp(self, children: builtins.list[Token]) -> Token:
         return children[0]
 
-    def list(self, children: builtins.list[Any]) -> _Value:
-        items: builtins.list[Any] = []
-        partial = False
-        for child in children[1:-1:2]:
-            if type(child) is _Value:
-                partial = partial or child.partial
-                items.append(child.value)
-            else:
-                items.append(_value(child))
-        return _Value(items, partial, children[0], children[-1])
+    def below(self, children: builtins.list[Token]) -> Token:
+        return children[0]
 
-    def object(self, children: builtins.list[Any]) -> _Value:
-        members: dict[str, Any] = {}
-        first: dict[str, Token] = {}
-        rest = False
-        for member in children[1:-1:2]:
-            if member is _REST:
-                rest = True
-                continue
-            key, value, token = member
-            if key in first:  # the last value is kept, as in JSON; lint reports the repeat
-                _repeat(Repeat("key", key, span_of(token), span_of(first[key])))
-            else:
-                first[key] = token
-            members[key] = value
-        result: dict[str, Any] = {}
-        nested = False
-        for key, value in members.items():
-            if type(value) is _Value:
-                nested = nested or value.partial
-                result[key] = value.value
-            else:
-                result[key] = _value(value)
-        if rest:
-            return _Value({"$partial": result}, True, children[0], children[-1])
+    def at_least(self, children: builtins.list[Token]) -> Token:
+        return children[0]
+
+    # A list, an object or an argument list is folded as lark reduces each item of it
+    # (``items: items COMMA value``), so that only values are kept, never the tokens.
+    def items_first(self, children: builtins.list[Any]) -> Items:
+        items = Items()
+        items.add(children[0])
+        return items
+
+    def items_more(self, children: builtins.list[Any]) -> Items:
+        items: Items = children[0]
+        items.add(children[2])
+        return items
+
+    def list(self, children: builtins.list[Any]) -> Value:
+        folded = children[1] if len(children) > 2 else None
+        if folded is None:
+            return Value([], False, children[0], children[-1])
+        return Value(folded.values, folded.partial, children[0], children[-1])
+
+    def members_first(self, children: builtins.list[Any]) -> Members:
+        members = Members()
+        members.add(children[0])
+        return members
+
+    def members_more(self, children: builtins.list[Any]) -> Members:
+        members: Members = children[0]
+        members.add(children[2])
+        return members
+
+    def object(self, children: builtins.list[Any]) -> Value:
+        folded: Members | None = children[1] if len(children) > 2 else None
+        if folded is None:
+            return Value({}, False, children[0], children[-1])
+        result = folded.values
+        if folded.rest:
+            return Value({"$partial": result}, True, children[0], children[-1])
         if len(result) == 1 and next(iter(result)) in ("$partial", "$literal"):
-            return _Value({"$literal": result}, nested, children[0], children[-1])
-        return _Value(result, nested, children[0], children[-1])
+            return Value({"$literal": result}, folded.partial, children[0], children[-1])
+        return Value(result, folded.partial, children[0], children[-1])
 
     def pair(self, children: builtins.list[Any]) -> tuple[str, Any, Token]:
         key = children[0]
-        return (_string(key) if key.type == "STRING" else str(key), children[2], key)
+        return (string_of(key) if key.type == "STRING" else str(key), children[2], key)
 
     def rest(self, _children: builtins.list[Token]) -> builtins.object:
-        return _REST
+        return REST
 
     # -- calls and arguments -----------------------------------------------------------
     def argname(self, children: builtins.list[Token]) -> builtins.list[Token]:
         return children
 
+    def args_first(self, children: builtins.list[Any]) -> builtins.list[dict[str, Any]]:
+        return self.args_more([[], None, children[0]])
+
+    def args_more(self, children: builtins.list[Any]) -> builtins.list[dict[str, Any]]:
+        args: builtins.list[dict[str, Any]] = children[0]
+        arg = children[2]
+        if type(arg) is tuple:  # a range: its two bounds
+            args.extend(arg)
+        else:
+            args.append(arg)
+        return args
+
     def call(self, children: builtins.list[Any]) -> dict[str, Any]:
         first = children[0]
-        node: dict[str, Any] = {"tool": _name(first)}
+        node: dict[str, Any] = {"tool": name_of(first)}
         if len(children) > 3:
-            node["args"] = [c for c in children[2:-1] if type(c) is dict]
-        node["span"] = _span(first, children[-1])
+            node["args"] = children[2]
+        node["span"] = span_between(first, children[-1])
         return node
 
     @staticmethod
     def _named(argname: builtins.list[Token], op: str) -> dict[str, Any]:
-        return {"name": _name(argname[0]), "op": op}
+        return {"name": name_of(argname[0]), "op": op}
 
     @staticmethod
     def _close(node: dict[str, Any], argname: builtins.list[Token], last: Any) -> dict[str, Any]:
         if len(argname) > 1:
             node["optional"] = True
-        node["span"] = _span(argname[0], last)
+        node["span"] = span_between(argname[0], last)
         return node
 
     def arg_eq(self, children: builtins.list[Any]) -> dict[str, Any]:
         argname, _, value = children
         node = self._named(argname, "eq")
-        if type(value) is _Value:
+        if type(value) is Value:
             if value.partial:
                 node["op"] = "partial"
             node["value"] = value.value
         else:
-            node["value"] = _value(value)
+            node["value"] = value_of(value)
         return self._close(node, argname, value)
 
     def arg_any(self, children: builtins.list[Any]) -> dict[str, Any]:
@@ -286,25 +262,48 @@ class ToDocument(Transformer[Token, list[Any]]):
     def arg_regex(self, children: builtins.list[Any]) -> dict[str, Any]:
         argname, _, pattern = children
         node = self._named(argname, "regex")
-        node["pattern"] = _string(pattern)
+        try:
+            node["pattern"] = decode_string(pattern)
+        except Problem as bad:
+            _problem(pattern.start_pos or 0, replace(bad.diagnostic, help=_PATTERN_HELP))
+            node["pattern"] = ""
         return self._close(node, argname, pattern)
+
+    def arg_ne(self, children: builtins.list[Any]) -> dict[str, Any]:
+        argname, _, value = children
+        node = self._named(argname, "ne")
+        node["value"] = value.value if type(value) is Value else value_of(value)
+        return self._close(node, argname, value)
+
+    def arg_range(self, children: builtins.list[Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        low, low_op, argname, high_op, high = children
+        span = span_between(low, high)
+        lower = self._named(argname, ">=" if low_op.type == "LE" else ">")
+        lower["value"] = number_of(low)
+        upper = self._named(argname, str(high_op))
+        upper["value"] = number_of(high)
+        for node in (lower, upper):
+            if len(argname) > 1:
+                node["optional"] = True
+            node["span"] = dict(span)
+        return (lower, upper)
 
     def arg_cmp(self, children: builtins.list[Any]) -> dict[str, Any]:
         argname, operator, number = children
         node = self._named(argname, str(operator))
-        node["value"] = _number(number)
+        node["value"] = number_of(number)
         return self._close(node, argname, number)
 
     def arg_approx(self, children: builtins.list[Any]) -> dict[str, Any]:
         argname, _, centre, _, tolerance = children
         node = self._named(argname, "approx")
-        node["value"] = _number(centre)
-        node["tolerance"] = _number(tolerance)
+        node["value"] = number_of(centre)
+        node["tolerance"] = number_of(tolerance)
         return self._close(node, argname, tolerance)
 
     def arg_absent(self, children: builtins.list[Token]) -> dict[str, Any]:
         word, name = children
-        return {"name": _name(name), "op": "absent", "span": _span(word, name)}
+        return {"name": name_of(name), "op": "absent", "span": span_between(word, name)}
 
     # -- statements and cases ----------------------------------------------------------
     @staticmethod
@@ -327,13 +326,17 @@ class ToDocument(Transformer[Token, list[Any]]):
 
     def question_stmt(self, children: builtins.list[Token]) -> _Statement:
         first, text = children
-        return _Statement("question", _string(text), _span(first, text))
+        return _Statement("question", string_of(text), span_between(first, text))
 
     @staticmethod
     def _threshold(kind: str, children: builtins.list[Token]) -> _Statement:
-        first, number = children[0], children[-1]
-        span = _span(first, number)
-        return _Statement("require", {"kind": kind, "threshold": _number(number), "span": span}, span)
+        first, operator, number = children[0], children[-2], children[-1]
+        span = span_between(first, number)
+        node: dict[str, Any] = {"kind": kind, "threshold": number_of(number)}
+        if operator.type == "GT":  # ">=" is the default, left out of the document
+            node["op"] = ">"
+        node["span"] = span
+        return _Statement("require", node, span)
 
     def require_accuracy(self, children: builtins.list[Token]) -> _Statement:
         return self._threshold("accuracy", children)
@@ -343,7 +346,7 @@ class ToDocument(Transformer[Token, list[Any]]):
 
     @staticmethod
     def _flag(kind: str, children: builtins.list[Token]) -> _Statement:
-        span = _span(children[0], children[-1])
+        span = span_between(children[0], children[-1])
         return _Statement("require", {"kind": kind, "span": span}, span)
 
     def require_no_unexpected_calls(self, children: builtins.list[Token]) -> _Statement:
@@ -356,7 +359,7 @@ class ToDocument(Transformer[Token, list[Any]]):
         return self._flag("order", children)
 
     def case(self, children: builtins.list[Any]) -> dict[str, Any]:
-        case = _new_case(_name(children[1]), _span(children[0], children[-1]))
+        case = _new_case(name_of(children[1]), span_between(children[0], children[-1]))
         for child in children[3:-1]:
             if type(child) is _Statement:
                 _add(case, child)

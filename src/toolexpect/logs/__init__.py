@@ -12,6 +12,7 @@ Formats (``LOG_FORMATS``): ``canonical``, ``openai-batch``, ``openai-responses``
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import itertools
 import json
@@ -144,11 +145,13 @@ def _plain(value: Any, depth: int = 0) -> Any:
         return {str(k): _plain(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_plain(v, depth + 1) for v in value]
+    if isinstance(value, bytes | bytearray):  # e.g. a Gemini part's thought_signature
+        return base64.b64encode(value).decode("ascii")
     for method in ("model_dump", "to_dict", "dict"):
         fn = getattr(value, method, None)
         if callable(fn):
             try:
-                dumped = fn()
+                dumped = _dump(fn, method)
             except Exception as exc:
                 raise (
                     Context().fatal("R404", f"cannot read {type(value).__name__}: {exc}", None)
@@ -162,6 +165,17 @@ def _plain(value: Any, depth: int = 0) -> Any:
         None,
         help="pass dicts, lists or SDK objects that have model_dump()",
     )
+
+
+def _dump(fn: Any, method: str) -> Any:
+    """An SDK object's plain form: pydantic's JSON mode without unset ``None`` fields where
+    the method takes those options (``bytes`` as base64 text), else its plain call."""
+    if method == "model_dump":
+        try:
+            return fn(mode="json", exclude_none=True)
+        except TypeError:
+            pass
+    return fn()
 
 
 def _text_value(text: str | bytes, ctx: Context) -> tuple[list[Record], bool]:

@@ -12,7 +12,7 @@ record look like this format) and ``read(records, ctx)`` (records to samples).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias
 
@@ -21,10 +21,12 @@ from toolexpect.diagnostics import Diagnostic, Span, make
 
 __all__ = [
     "Context",
+    "Envelope",
     "LogError",
     "Reader",
     "Record",
     "dedupe",
+    "envelope",
     "is_dict",
 ]
 
@@ -76,17 +78,21 @@ class Context:
     path: str | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def span(self, line: int | None) -> Span | None:
-        """A point span at the start of ``line``."""
-        return Span.point(line, 1) if line is not None else None
+    def span(self, line: int | None, column: int = 1) -> Span | None:
+        """A point span at ``column`` (the start, by default) of ``line``."""
+        return Span.point(line, column) if line is not None else None
 
-    def report(self, code: str, message: str, line: int | None, help: str | None = None) -> None:
+    def report(
+        self, code: str, message: str, line: int | None, help: str | None = None, *, column: int = 1
+    ) -> None:
         """Record a non-fatal finding."""
-        self.diagnostics.append(make(code, message, self.span(line), help=help, path=self.path))
+        self.diagnostics.append(make(code, message, self.span(line, column), help=help, path=self.path))
 
-    def fatal(self, code: str, message: str, line: int | None, help: str | None = None) -> LogError:
+    def fatal(
+        self, code: str, message: str, line: int | None, help: str | None = None, *, column: int = 1
+    ) -> LogError:
         """An error to raise for a log that cannot be read."""
-        return LogError(make(code, message, self.span(line), help=help, path=self.path))
+        return LogError(make(code, message, self.span(line, column), help=help, path=self.path))
 
     def call(
         self,
@@ -173,4 +179,43 @@ def first(mapping: Mapping[str, Any], *keys: str) -> Any:
     for key in keys:
         if key in mapping:
             return mapping[key]
+    return None
+
+
+ENVELOPE_IDS = ("id", "custom_id", "case", "key", "conversation_id", "session_id")
+"""Fields of a wrapper record that name its run, the first present wins."""
+
+ENVELOPE_PAYLOADS = ("response", "message", "output")
+"""Fields of a wrapper record that hold the provider's object."""
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """A record wrapping one provider object: ``{"id", "request"?, "response"}`` and kin.
+
+    ``id`` is the wrapper's id field (``None`` when it has none), ``payload`` the provider's
+    object, ``request`` the request logged beside it (``None`` when there is none).
+    """
+
+    id: Any
+    payload: dict[str, Any]
+    request: dict[str, Any] | None
+
+
+def envelope(value: Any, accepts: Callable[[Any], bool]) -> Envelope | None:
+    """``value`` as a wrapper of an object ``accepts`` takes, else ``None``.
+
+    Wrappers are what gateways, proxies and batch tools write around a provider's response:
+    an id field (:data:`ENVELOPE_IDS`), the object under one of :data:`ENVELOPE_PAYLOADS`,
+    and optionally the ``request`` that produced it. Other fields (time, latency, model) are
+    ignored.
+    """
+    if type(value) is not dict:
+        return None
+    for key in ENVELOPE_PAYLOADS:
+        inner = value.get(key)
+        if type(inner) is dict and accepts(inner):
+            request = value.get("request")
+            sid = next((value[k] for k in ENVELOPE_IDS if _id_text(value.get(k)) is not None), None)
+            return Envelope(sid, inner, request if type(request) is dict else None)
     return None

@@ -152,6 +152,7 @@ def read_lines(
                     break
                 left -= len(raw)
             lineno += 1
+            line = raw
             first = raw[:1]
             if first != b"{" and first != b"[":
                 if not raw.strip():
@@ -171,11 +172,13 @@ def read_lines(
                     raw.decode("utf-8")
                 except UnicodeDecodeError:
                     raise _decode_error(ctx, lineno) from None
+                reason, column = _json_error(exc, line, raw)
                 ctx.report(
                     "R401",
-                    f"line {lineno} is not valid JSON ({_short(exc)}); line skipped",
+                    f"line {lineno} is not valid JSON ({reason}); line skipped",
                     lineno,
                     help="each line of a JSON Lines log must be one JSON value",
+                    column=column,
                 )
                 continue
             yield (lineno, value)
@@ -183,6 +186,18 @@ def read_lines(
         raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
     finally:
         handle.close()
+
+
+def _json_error(exc: BaseException, line: bytes, body: bytes) -> tuple[str, int]:
+    """json's reason for refusing ``body`` and the column of ``line`` where it stopped (the
+    body may stand after a ``data:`` prefix or a byte order mark); column 1 when unknown."""
+    if not isinstance(exc, json.JSONDecodeError):
+        return _short(exc), 1
+    offset = max(line.find(body), 0)
+    before = line[:offset].decode("utf-8", "replace").lstrip("\ufeff")
+    # json counts its own lines; a record ends at the line's end (a cut record: just after it).
+    content = len(body.decode("utf-8", "replace").rstrip("\r\n"))
+    return exc.msg, len(before) + min(exc.pos, content) + 1
 
 
 def _short(exc: BaseException) -> str:
@@ -254,9 +269,10 @@ def open_source(path: str | os.PathLike[str], ctx: Context) -> Source:
             return Source(name, ctx, lines=True)
         raise ctx.fatal(
             "R401",
-            f"log is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})",
+            f"log is not valid JSON ({exc.msg})",
             exc.lineno,
             help="a log is one JSON document or JSON Lines",
+            column=exc.colno,
         ) from None
     except (ValueError, RecursionError) as exc:
         raise ctx.fatal("R401", f"log is not valid JSON ({_short(exc)})", None) from None

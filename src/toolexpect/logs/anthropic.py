@@ -7,6 +7,15 @@ reassembled: ``message_start`` opens a message, ``content_block_start`` opens a 
 Batch result lines use ``custom_id`` as sample id; an errored, canceled or expired result
 is an R404 and a sample with no calls. A request body or conversation
 (``{"messages": [...]}``) yields the assistant turns' calls.
+
+The events the SDK's ``messages.stream()`` helper adds are known too: ``text``,
+``input_json``, ``thinking``, ``signature`` and ``citation`` repeat the raw deltas and are
+skipped quietly; a ``content_block_stop`` carrying its ``content_block`` and a
+``message_stop`` carrying the ``message`` snapshot give the finished block and message.
+A message wrapped with an id (``{"id"|"custom_id"|"case"|"key", "response"|"message"|
+"output": ...}``), optionally beside its ``request``, is read with the request's
+``messages`` as history, their calls first (a call id seen twice counts once). One content
+block, or a list of blocks (``message.content``), is one sample.
 """
 
 from __future__ import annotations
@@ -15,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from toolexpect.calls import RecordedSample, ToolCall
-from toolexpect.logs._base import Context, Record
+from toolexpect.logs._base import Context, Envelope, Record, envelope
 
 __all__ = ["NAME", "read", "sniff"]
 
@@ -32,6 +41,8 @@ _EVENTS = (
     "ping",
     "error",
 )
+_HELPER_EVENTS = ("text", "input_json", "thinking", "signature", "citation")
+"""Events of the SDK's stream helper that repeat what the raw deltas say."""
 
 
 def _has_blocks(content: Any) -> bool:
@@ -49,15 +60,38 @@ def _is_message(value: Any) -> bool:
     )
 
 
+def _is_blocks(value: Any) -> bool:
+    """A list of content blocks (``message.content``) holding a call."""
+    return (
+        isinstance(value, list)
+        and all(isinstance(b, dict) and isinstance(b.get("type"), str) and "role" not in b for b in value)
+        and any(b["type"] in _CALL_BLOCKS for b in value)
+    )
+
+
+def _is_call_block(value: Any) -> bool:
+    return isinstance(value, dict) and value.get("type") in _CALL_BLOCKS and "name" in value
+
+
+def _wrapped(value: Any) -> Envelope | None:
+    if isinstance(value, dict) and value.get("type") in (*_EVENTS, *_HELPER_EVENTS):
+        return None  # a stream event, not a wrapper
+    return envelope(value, _is_message)
+
+
 def sniff(value: Any) -> bool:
-    """A message, a stream event, a batch result, or a conversation with tool_use blocks."""
+    """A message, a stream event, a batch result, a conversation with tool_use blocks, a
+    call block or a list of blocks, or a wrapped message."""
     if not isinstance(value, dict):
         return (
             isinstance(value, list)
             and bool(value)
-            and any(isinstance(m, dict) and _has_blocks(m.get("content")) for m in value)
+            and (
+                any(isinstance(m, dict) and _has_blocks(m.get("content")) for m in value)
+                or _is_blocks(value)
+            )
         )
-    if _is_message(value):
+    if _is_message(value) or _is_call_block(value) or _wrapped(value) is not None:
         return True
     if value.get("type") in _EVENTS and (
         "message" in value or "index" in value or value.get("type") == "message_stop"
@@ -110,6 +144,11 @@ class _Stream:
         if isinstance(block, dict) and isinstance(index, int):
             self.blocks[index] = {"block": block, "json": []}
 
+    def stop(self, index: Any, block: Any) -> None:
+        """A ``content_block_stop`` of the SDK helper: the finished block replaces the parts."""
+        if isinstance(block, dict) and isinstance(index, int):
+            self.blocks[index] = {"block": block, "json": []}
+
     def delta(self, index: Any, delta: Any) -> None:
         entry = self.blocks.get(index) if isinstance(index, int) else None
         if (
@@ -138,7 +177,10 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
     stream: _Stream | None = None
     for line, value in records:
         if isinstance(value, list):
-            yield ctx.sample(None, _conversation(value, ctx, line), line)
+            if _is_blocks(value):
+                yield ctx.sample(None, _content_calls(value, ctx, line), line)
+            else:
+                yield ctx.sample(None, _conversation(value, ctx, line), line)
             continue
         if not isinstance(value, dict):
             ctx.report("R404", "a record that is not an Anthropic object was skipped", line)
@@ -156,22 +198,41 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
         elif kind == "content_block_delta":
             stream = stream or _Stream(None, line)
             stream.delta(value.get("index"), value.get("delta"))
+        elif kind == "content_block_stop" and isinstance(value.get("content_block"), dict):
+            stream = stream or _Stream(None, line)
+            stream.stop(value.get("index"), value["content_block"])
         elif kind == "message_stop":
-            if stream is not None:
+            snapshot = value.get("message")
+            if isinstance(snapshot, dict) and _is_message(snapshot):
+                sid = stream.sid if stream is not None and stream.sid is not None else snapshot.get("id")
+                yield _message_sample(snapshot, ctx, stream.line if stream else line, sid)
+            elif stream is not None:
                 yield stream.sample(ctx)
             stream = None
-        elif kind in _EVENTS and not _is_message(value):
+        elif (kind in _EVENTS or kind in _HELPER_EVENTS) and not _is_message(value):
             continue
         elif _is_message(value):
             yield _message_sample(value, ctx, line, value.get("id"))
         elif "custom_id" in value and isinstance(value.get("result"), dict):
             yield _batch_result(value, ctx, line)
+        elif _is_call_block(value):
+            yield ctx.sample(None, [block_call(value, ctx, line)], line)
+        elif (wrapped := _wrapped(value)) is not None:
+            yield _envelope_sample(wrapped, ctx, line)
         elif isinstance(value.get("messages"), list):
             yield ctx.sample(value.get("id"), _conversation(value["messages"], ctx, line), line)
         else:
             ctx.report("R404", "a record that is not an Anthropic object was skipped", line)
     if stream is not None:
         yield stream.sample(ctx)
+
+
+def _envelope_sample(wrapped: Envelope, ctx: Context, line: int | None) -> RecordedSample:
+    """A wrapped message's sample, the calls of its request's ``messages`` first."""
+    messages = (wrapped.request or {}).get("messages")
+    history = _conversation(messages, ctx, line) if isinstance(messages, list) else []
+    sid = wrapped.id if wrapped.id is not None else wrapped.payload.get("id")
+    return ctx.sample(sid, [*history, *_content_calls(wrapped.payload.get("content"), ctx, line)], line)
 
 
 def _batch_result(value: dict[str, Any], ctx: Context, line: int | None) -> RecordedSample:

@@ -6,11 +6,19 @@ or, for multi-turn categories, nested lists of either. The string form is parsed
 ``ast.parse`` and each keyword value read with ``ast.literal_eval`` of its node: nothing
 from the log is ever evaluated or executed. A value that is not a JSON literal (a name,
 an expression, a set) keeps the call with its raw text and ``valid_json=False`` (R403).
+
+Prompting-mode results are the model's text, read as BFCL reads it: backticks, new lines and
+spaces stripped from both ends (a ```` ```python ```` fence too), ``<TOOLCALL>`` tags
+removed, and the text put in brackets when it is not. Text that starts like a call but does
+not parse is an R404 that says where in the output parsing stopped; text that does not
+start like a call (``"I cannot help with that."``) is an answer in words: a sample with no
+calls, and no diagnostic.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -22,6 +30,36 @@ __all__ = ["NAME", "parse_call_string", "read", "sniff"]
 NAME = "bfcl"
 
 _MAX_SOURCE = 1 << 20
+_CALL_START = re.compile(r"\[?\s*[A-Za-z_][\w.]*\s*\(")
+_FENCE = re.compile(r"^(?:python|py|json)?\s*\n")
+_TAGS = re.compile(r"</?TOOLCALL>", re.IGNORECASE)
+
+
+def _prompted(text: str) -> str:
+    """Model output as BFCL's prompting decoder sees it, before brackets are added."""
+    body = _TAGS.sub("", text).strip("`\n ")
+    return _FENCE.sub("", body, count=1).strip("`\n ")
+
+
+def _malformed(text: str, sid: Any, ctx: Context, line: int | None) -> None:
+    """Report call text that does not parse, with the place in the output where it broke."""
+    body = _prompted(text)
+    source = body if body.startswith("[") and body.endswith("]") else f"[{body.strip('[]')}]"
+    try:
+        ast.parse(source, mode="eval")
+    except SyntaxError as exc:
+        where = f" at line {exc.lineno}, column {exc.offset} of the output" if exc.lineno else ""
+        why = f"{exc.msg}{where}"
+    except (ValueError, RecursionError, MemoryError) as exc:
+        why = type(exc).__name__
+    else:
+        why = "not a list of calls"
+    ctx.report(
+        "R404",
+        f"result of {sid!r} is not Python call text ({why}): {text[:60]!r}; sample has no calls",
+        line,
+        help="BFCL prompting results are Python calls such as [get_weather(city='Berlin')]",
+    )
 
 
 def sniff(value: Any) -> bool:
@@ -64,13 +102,16 @@ def _dotted(node: ast.expr) -> str | None:
 
 def parse_call_string(text: str, ctx: Context, line: int | None) -> list[ToolCall | None] | None:
     """Calls of ``"[f(a=1), g()]"`` (or one bare call), or ``None`` if it is not that form."""
-    source = text.strip()
+    source = _prompted(text)
     if not source or len(source) > _MAX_SOURCE:
         return None
     try:
         tree = ast.parse(source, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+        try:
+            tree = ast.parse(f"[{source}]", mode="eval")
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
     body = tree.body
     nodes = body.elts if isinstance(body, ast.List | ast.Tuple) else [body]
     if not all(isinstance(n, ast.Call) for n in nodes):
@@ -103,22 +144,18 @@ def parse_call_string(text: str, ctx: Context, line: int | None) -> list[ToolCal
     return calls
 
 
-def _collect(value: Any, ctx: Context, line: int | None, top: bool) -> list[ToolCall | None]:
+def _collect(value: Any, ctx: Context, line: int | None, sid: Any) -> list[ToolCall | None]:
     if isinstance(value, str):
         parsed = parse_call_string(value, ctx, line)
         if parsed is None:
-            if top:
-                ctx.report(
-                    "R404",
-                    f"result is not a list of calls ({value[:60]!r}); sample has no calls",
-                    line,
-                )
+            if _CALL_START.match(_prompted(value)):
+                _malformed(value, sid, ctx, line)
             return []
         return parsed
     if isinstance(value, list):
         calls: list[ToolCall | None] = []
         for item in value:
-            calls.extend(_collect(item, ctx, line, top=False))
+            calls.extend(_collect(item, ctx, line, sid))
         return calls
     if isinstance(value, dict):
         calls = []
@@ -139,4 +176,4 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             if not sniff(item):
                 ctx.report("R404", "a record that is not a BFCL result was skipped", line)
                 continue
-            yield ctx.sample(item.get("id"), _collect(item["result"], ctx, line, top=True), line)
+            yield ctx.sample(item.get("id"), _collect(item["result"], ctx, line, item.get("id")), line)

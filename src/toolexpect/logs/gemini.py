@@ -3,8 +3,16 @@
 Both JSON spellings are read: camelCase (REST, ``functionCall``, ``responseId``) and
 snake_case (SDK ``model_dump``, ``function_call``, ``response_id``). Streamed chunks that
 share a response id are merged into one sample; one sample per candidate otherwise.
-Batch prediction lines (``{"key"|"custom_id"|"id", "response": {...}}``) use the key as
-sample id; a request or conversation (``{"contents": [...]}``) yields the model turns' calls.
+The ``streamGenerateContent`` REST output, one JSON array of chunks, is one response:
+its chunks merged. Batch prediction lines (``{"key"|"custom_id"|"id", "response": {...}}``)
+and inline batch responses (``{"metadata": {"key": ...}, "response": {...}}``) use the key
+as sample id; a batch line that failed (``{"key", "error"}``) is an R404 and a sample with
+no calls. Any response wrapped with an id (``{"id"|"custom_id"|"case"|"key", "response"|
+"message"|"output": ...}``) reads the same, with the ``contents`` of a ``request`` beside it
+as history, their calls first (a call id seen twice counts once). A request or conversation
+(``{"contents": [...]}``) yields the model turns' calls, and so does one ``Content``
+(``{"role": "model", "parts": [...]}``), and a list of ``FunctionCall`` s
+(``response.function_calls``).
 """
 
 from __future__ import annotations
@@ -13,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from toolexpect.calls import RecordedSample, ToolCall
-from toolexpect.logs._base import Context, Record, first
+from toolexpect.logs._base import Context, Envelope, Record, envelope, first
 
 __all__ = ["NAME", "parts_calls", "read", "sniff"]
 
@@ -36,14 +44,60 @@ def _has_fc(contents: Any) -> bool:
     )
 
 
+_FUNCTION_CALL_KEYS = frozenset(
+    {"id", "name", "args", "partial_args", "partialArgs", "will_continue", "willContinue"}
+)
+
+
+def _is_function_calls(value: Any) -> bool:
+    """A list of ``FunctionCall`` s (``response.function_calls``)."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(
+            isinstance(v, dict)
+            and isinstance(v.get("name"), str)
+            and "args" in v
+            and v.keys() <= _FUNCTION_CALL_KEYS
+            for v in value
+        )
+    )
+
+
+def _is_chunks(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(_is_response(v) for v in value)
+
+
+def _is_failed(value: Any) -> bool:
+    """A batch line whose request failed: a key and an ``error`` (a ``google.rpc.Status``)."""
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("error"), dict)
+        and ("key" in value or isinstance(value.get("metadata"), dict))
+        and value.get("response") is None
+    )
+
+
+def _wrapped(value: Any) -> Envelope | None:
+    found = envelope(value, _is_response)
+    if found is None or found.id is not None:
+        return found
+    metadata = value.get("metadata")
+    key = metadata.get("key") if isinstance(metadata, dict) else None
+    return Envelope(key, found.payload, found.request) if key is not None else found
+
+
 def sniff(value: Any) -> bool:
-    """A GenerateContentResponse, a batch line wrapping one, or ``contents`` with calls."""
-    if _is_response(value):
+    """A GenerateContentResponse or a stream's array of them, a batch line or any wrapper
+    of one, a failed batch line, a ``Content`` or ``contents`` with calls."""
+    if _is_response(value) or _is_chunks(value) or _is_function_calls(value):
         return True
     if isinstance(value, dict):
-        if _is_response(value.get("response")):
+        if _wrapped(value) is not None:
             return True
-        return _has_fc(value.get("contents"))
+        if _is_failed(value) and isinstance(value["error"].get("message"), str):
+            return True
+        return _has_fc(value.get("contents")) or _has_fc([value])
     return False
 
 
@@ -80,6 +134,28 @@ def _contents_calls(contents: list[Any], ctx: Context, line: int | None) -> list
     return calls
 
 
+def _merge(into: list[list[ToolCall | None]], cands: list[list[ToolCall | None]]) -> None:
+    for i, calls in enumerate(cands):
+        if i < len(into):
+            into[i].extend(calls)
+        else:
+            into.append(calls)
+
+
+def _failed(value: dict[str, Any], ctx: Context, line: int | None) -> RecordedSample:
+    metadata = value.get("metadata")
+    sid = value["key"] if "key" in value else metadata.get("key") if isinstance(metadata, dict) else None
+    error = value["error"]
+    detail = error.get("message") or error.get("status")
+    ctx.report(
+        "R404",
+        f"batch request {sid!r} failed{': ' + str(detail) if detail else ''}; "
+        "read as a sample with no calls",
+        line,
+    )
+    return ctx.sample(sid, [], line)
+
+
 def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
     """Samples in file order; consecutive chunks of one response id merge."""
     current_id: Any = None
@@ -92,16 +168,42 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
                 yield ctx.sample(current_id, calls, current_line)
 
     for line, value in records:
+        if _is_chunks(value):
+            yield from flush()
+            current = None
+            merged: list[list[ToolCall | None]] = []
+            for chunk in value:
+                _merge(merged, _candidates(chunk, ctx, line))
+            stream_id = next((first(c, "responseId", "response_id") for c in value), None)
+            for calls in merged:
+                yield ctx.sample(stream_id, calls, line)
+            continue
+        if _is_function_calls(value):
+            yield ctx.sample(None, parts_calls([{"functionCall": v} for v in value], ctx, line), line)
+            continue
         if not isinstance(value, dict):
             if isinstance(value, list) and _has_fc(value):
                 yield ctx.sample(None, _contents_calls(value, ctx, line), line)
             else:
                 ctx.report("R404", "a record that is not a Gemini response was skipped", line)
             continue
+        history: list[ToolCall | None] = []
         sid: Any
+        wrapped = None if _is_response(value) else _wrapped(value)
         if _is_response(value):
             response = value
             sid = first(value, "responseId", "response_id")
+        elif wrapped is not None:
+            response = wrapped.payload
+            sid = wrapped.id if wrapped.id is not None else first(response, "responseId", "response_id")
+            contents = (wrapped.request or {}).get("contents")
+            if isinstance(contents, list):
+                history = _contents_calls(contents, ctx, line)
+        elif _is_failed(value):
+            yield from flush()
+            current = None
+            yield _failed(value, ctx, line)
+            continue
         elif isinstance(value.get("response"), dict):
             response = value["response"]
             sid = first(value, "key", "custom_id", "id")
@@ -109,6 +211,11 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             yield from flush()
             current = None
             yield ctx.sample(value.get("id"), _contents_calls(value["contents"], ctx, line), line)
+            continue
+        elif _has_fc([value]):
+            yield from flush()
+            current = None
+            yield ctx.sample(None, _contents_calls([value], ctx, line), line)
             continue
         else:
             ctx.report("R404", "a record that is not a Gemini response was skipped", line)
@@ -124,12 +231,10 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             yield ctx.sample(sid, [], line)
             continue
         cands = _candidates(response, ctx, line)
+        if history:
+            cands = [[*history, *calls] for calls in cands] or [history]
         if current is not None and sid is not None and sid == current_id and response is value:
-            for i, calls in enumerate(cands):
-                if i < len(current):
-                    current[i].extend(calls)
-                else:
-                    current.append(calls)
+            _merge(current, cands)
             continue
         yield from flush()
         current, current_id, current_line = cands, sid, line

@@ -6,7 +6,15 @@ Three serialisations are read: plain ``model_dump`` dicts (``{"type": "ai", ...}
 messages, or ``{"messages": [...]}`` (graph state), is one conversation, one sample.
 ``invalid_tool_calls`` are kept with their raw ``args`` text and ``valid_json=False``;
 the provider's raw ``additional_kwargs.tool_calls`` are used only when the parsed
-``tool_calls`` are absent (the same call is not counted twice).
+``tool_calls`` are absent (the same call is not counted twice). A thread may mix the
+serialisations, and hold ``{"role", "content"}`` dicts, which LangChain takes as messages too.
+
+Streamed ``AIMessageChunk`` records (one ``dumpd`` or dump per chunk) are merged by message
+``id`` as LangChain's chunk addition does: ``tool_call_chunks`` of one ``index`` are joined,
+their ``name`` and ``args`` text concatenated, the first ``id`` kept; the joined arguments are
+then decoded. One sample per message, given when a chunk says it is the last
+(``chunk_position: "last"``) or at the end of the log. A message's ``tool_calls`` list
+(``{"name", "args", "id", "type": "tool_call"}`` dicts) is one sample.
 """
 
 from __future__ import annotations
@@ -25,14 +33,12 @@ NAME = "langchain"
 _AI_CLASSES = ("AIMessage", "AIMessageChunk")
 _AI_TYPES = ("ai", "AIMessageChunk")
 _MESSAGE_TYPES = ("ai", "human", "system", "tool", "function", "chat", "AIMessageChunk")
-_MESSAGE_CLASSES = (
-    "AIMessage",
-    "AIMessageChunk",
-    "HumanMessage",
-    "SystemMessage",
-    "ToolMessage",
-    "ChatMessage",
-)
+
+
+def _message_class(name: Any) -> bool:
+    """A LangChain message class name (``HumanMessage``, ``ToolMessageChunk``, ...)."""
+    return isinstance(name, str) and (name.endswith("Message") or name.endswith("MessageChunk"))
+
 
 
 def ai_fields(value: Any) -> dict[str, Any] | None:
@@ -63,13 +69,25 @@ def _is_message(value: Any) -> bool:
         return False
     if value.get("lc") == 1 and value.get("type") == "constructor":
         ident = value.get("id")
-        return isinstance(ident, list) and bool(ident) and ident[-1] in _MESSAGE_CLASSES
-    return value.get("type") in _MESSAGE_TYPES and ("content" in value or "data" in value)
+        return isinstance(ident, list) and bool(ident) and _message_class(ident[-1])
+    if value.get("type") in _MESSAGE_TYPES and ("content" in value or "data" in value):
+        return True
+    return isinstance(value.get("role"), str) and "content" in value and "type" not in value
+
+
+def _is_tool_calls(value: Any) -> bool:
+    """A list of LangChain ``ToolCall`` dicts (``message.tool_calls``)."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(v, dict) and v.get("type") == "tool_call" and "name" in v for v in value)
+    )
 
 
 def sniff(value: Any) -> bool:
-    """An AI message dump, a list of message dumps, or ``{"messages": [...]}`` of them."""
-    if ai_fields(value) is not None and _is_message(value):
+    """An AI message dump, a list of message dumps, or ``{"messages": [...]}`` of them, or
+    a message's ``tool_calls``."""
+    if (ai_fields(value) is not None and _is_message(value)) or _is_tool_calls(value):
         return True
     if isinstance(value, dict) and isinstance(value.get("messages"), list):
         value = value["messages"]
@@ -112,10 +130,74 @@ def message_calls(value: Any, ctx: Context, line: int | None) -> list[ToolCall |
     return out
 
 
+def _chunk(value: Any) -> dict[str, Any] | None:
+    """The fields of a streamed ``AIMessageChunk`` record, else ``None``."""
+    fields = ai_fields(value)
+    if fields is None:
+        return None
+    is_chunk = fields.get("type") == "AIMessageChunk" or (
+        isinstance(value.get("id"), list) and value["id"][-1:] == ["AIMessageChunk"]
+    )
+    return fields if is_chunk else None
+
+
+class _Chunks:
+    """The chunks of one streamed message, put together as ``AIMessageChunk.__add__`` does."""
+
+    def __init__(self, line: int | None) -> None:
+        self.line = line
+        self.parts: dict[Any, dict[str, Any]] = {}
+        self.whole: list[Any] = []
+        self.streamed = False
+
+    def add(self, fields: dict[str, Any], line: int | None) -> None:
+        chunks = fields.get("tool_call_chunks")
+        if isinstance(chunks, list) and chunks:
+            self.streamed = True
+            for item in chunks:
+                if not isinstance(item, dict):
+                    continue
+                index = item.get("index")
+                usable = isinstance(index, int | str) and not isinstance(index, bool)
+                key = index if usable else len(self.parts)
+                part = self.parts.setdefault(key, {"name": "", "args": "", "id": None, "line": line})
+                for field in ("name", "args"):
+                    if isinstance(item.get(field), str):
+                        part[field] += item[field]
+                if part["id"] is None and isinstance(item.get("id"), str):
+                    part["id"] = item["id"]
+        else:
+            self.whole.append(fields)
+
+    def sample(self, ctx: Context) -> RecordedSample:
+        calls: list[ToolCall | None] = []
+        if self.streamed:
+            for part in self.parts.values():
+                calls.append(ctx.call(part["name"], part["args"], part["id"], part["line"]))
+        for fields in self.whole:
+            calls.extend(message_calls({"type": "ai", **fields}, ctx, self.line))
+        return ctx.sample(None, calls, self.line)
+
+
 def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
-    """One sample per AI message record, per list of messages, or per graph state."""
+    """One sample per AI message record, per streamed message, per list of messages, or per
+    graph state."""
+    streams: dict[Any, _Chunks] = {}
     for line, value in records:
         sid = None
+        chunk = _chunk(value)
+        if chunk is not None:
+            key = chunk.get("id") if isinstance(chunk.get("id"), str) else None
+            stream = streams.get(key)
+            if stream is None:
+                stream = streams[key] = _Chunks(line)
+            stream.add(chunk, line)
+            if chunk.get("chunk_position") == "last":
+                yield streams.pop(key).sample(ctx)
+            continue
+        if _is_tool_calls(value):
+            yield ctx.sample(None, message_calls({"type": "ai", "tool_calls": value}, ctx, line), line)
+            continue
         if isinstance(value, dict) and isinstance(value.get("messages"), list):
             sid = value.get("id")
             value = value["messages"]
@@ -130,3 +212,5 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             continue
         else:
             ctx.report("R404", "a record that is not a LangChain message was skipped", line)
+    for stream in streams.values():
+        yield stream.sample(ctx)

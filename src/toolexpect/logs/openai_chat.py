@@ -4,7 +4,11 @@
 * a conversation (``{"messages": [...]}`` or a bare list of messages): the assistant
   messages' ``tool_calls`` (and legacy ``function_call``), one sample;
 * ``chat.completion.chunk`` lines: tool-call fragments reassembled by stream id, choice
-  index and tool-call index; a sample is emitted when its choice finishes.
+  index and tool-call index; a sample is emitted when its choice finishes;
+* one assistant message (``response.choices[0].message``) or a list of its ``tool_calls``;
+* a completion wrapped with an id (``{"id"|"custom_id"|"case"|"key", "response"|"message"|
+  "output": ...}``), optionally beside its ``request``: the request's ``messages`` are the
+  history before the response, their calls read first (a call id seen twice counts once).
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from toolexpect.calls import RecordedSample, ToolCall
-from toolexpect.logs._base import Context, Record
+from toolexpect.logs._base import Context, Envelope, Record, envelope
 
 __all__ = ["NAME", "calls_from_message", "is_chat_message", "read", "sniff"]
 
@@ -49,9 +53,34 @@ def _is_completion(value: Any) -> bool:
     )
 
 
+def _is_assistant(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and value.get("role") == "assistant"
+        and is_chat_message(value)
+        and _has_calls([value])
+    )
+
+
+def _is_call_item(value: Any) -> bool:
+    return isinstance(value, dict) and (
+        (value.get("type") == "function" and isinstance(value.get("function"), dict))
+        or (value.get("type") == "custom" and isinstance(value.get("custom"), dict))
+    )
+
+
+def _wrapped(value: Any) -> Envelope | None:
+    return envelope(value, _is_completion)
+
+
 def sniff(value: Any) -> bool:
-    """A completion, a chunk, or a conversation of chat messages."""
-    if _is_completion(value):
+    """A completion, a chunk, a conversation of chat messages, one assistant message or its
+    tool calls, or a wrapped completion."""
+    if _is_completion(value) or _is_assistant(value):
+        return True
+    if isinstance(value, list) and value and all(_is_call_item(v) for v in value):
+        return True
+    if _wrapped(value) is not None:
         return True
     if isinstance(value, dict) and isinstance(value.get("messages"), list):
         msgs = value["messages"]
@@ -123,6 +152,19 @@ def completion_samples(
     return samples
 
 
+def _envelope_samples(wrapped: Envelope, ctx: Context, line: int | None) -> list[RecordedSample]:
+    """One sample per choice of a wrapped completion, the request's history first."""
+    request = wrapped.request or {}
+    messages = request.get("messages")
+    history = conversation_calls(messages, ctx, line) if isinstance(messages, list) else []
+    sid = wrapped.id if wrapped.id is not None else wrapped.payload.get("id")
+    return [
+        ctx.sample(sid, [*history, *calls_from_message(choice.get("message"), ctx, line)], line)
+        for choice in wrapped.payload.get("choices") or []
+        if isinstance(choice, dict)
+    ]
+
+
 class _Stream:
     """Tool-call fragments of one streamed choice, by tool-call index."""
 
@@ -191,9 +233,15 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
                     yield streams.pop(key).sample(ctx)
         elif _is_completion(value):
             yield from completion_samples(value, ctx, line)
+        elif _is_assistant(value):
+            yield ctx.sample(None, calls_from_message(value, ctx, line), line)
+        elif (wrapped := _wrapped(value)) is not None:
+            yield from _envelope_samples(wrapped, ctx, line)
         elif isinstance(value, dict) and isinstance(value.get("messages"), list):
             calls = conversation_calls(value["messages"], ctx, line)
             yield ctx.sample(value.get("id"), calls, line)
+        elif isinstance(value, list) and value and all(_is_call_item(v) for v in value):
+            yield ctx.sample(None, calls_from_message({"tool_calls": value}, ctx, line), line)
         elif isinstance(value, list):
             yield ctx.sample(None, conversation_calls(value, ctx, line), line)
         else:

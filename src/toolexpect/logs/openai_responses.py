@@ -9,7 +9,10 @@ read from ``response.completed`` (also ``.incomplete`` and ``.failed``). A strea
 before it is assembled from its events instead: ``output_item.done`` items as they are, items
 only ``added`` with their ``*_arguments.delta`` / ``custom_tool_call_input.delta`` pieces
 joined (or the ``*.done`` text), in ``output_index`` order. Arguments cut off mid-way are not
-JSON, so such a call is kept as invalid (R403), never dropped.
+JSON, so such a call is kept as invalid (R403), never dropped. A response wrapped with an id
+(``{"id"|"custom_id"|"case"|"key", "response"|"output": ...}``), optionally beside its
+``request``, is read too: the calls among the request's ``input`` items are the history
+before the response and are read first (a call id seen twice counts once).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from toolexpect.calls import RecordedSample, ToolCall
-from toolexpect.logs._base import Context, Record
+from toolexpect.logs._base import Context, Envelope, Record, envelope
 
 __all__ = ["NAME", "read", "response_sample", "sniff"]
 
@@ -46,9 +49,15 @@ def _is_response(value: Any) -> bool:
     )
 
 
+def _wrapped(value: Any) -> Envelope | None:
+    if isinstance(value, dict) and str(value.get("type")).startswith("response."):
+        return None  # a stream event, not a wrapper
+    return envelope(value, _is_response)
+
+
 def sniff(value: Any) -> bool:
-    """A ``response`` object, or a ``response.*`` stream event."""
-    if _is_response(value):
+    """A ``response`` object, a ``response.*`` stream event, or a wrapped response."""
+    if _is_response(value) or _wrapped(value) is not None:
         return True
     return (
         isinstance(value, dict)
@@ -87,6 +96,15 @@ def response_sample(
     """One sample from a ``response`` object's ``output``."""
     calls = [item_call(item, ctx, line) for item in value.get("output") or []]
     return ctx.sample(sid if sid is not None else value.get("id"), calls, line)
+
+
+def _envelope_sample(wrapped: Envelope, ctx: Context, line: int | None) -> RecordedSample:
+    """A wrapped response's sample, the calls of its request's ``input`` first."""
+    items = (wrapped.request or {}).get("input")
+    history = [item_call(i, ctx, line) for i in items] if isinstance(items, list) else []
+    sid = wrapped.id if wrapped.id is not None else wrapped.payload.get("id")
+    response = response_sample(wrapped.payload, ctx, line, sid)
+    return ctx.sample(sid, [*history, *response.calls], line)
 
 
 class _Stream:
@@ -166,6 +184,10 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             continue
         if isinstance(value, list):
             yield ctx.sample(None, [item_call(i, ctx, line) for i in value], line)
+            continue
+        wrapped = _wrapped(value)
+        if wrapped is not None:
+            yield _envelope_sample(wrapped, ctx, line)
             continue
         kind = value.get("type") if isinstance(value, dict) else None
         if not (isinstance(kind, str) and kind.startswith("response.")):

@@ -16,6 +16,12 @@ by time; a trace takes them only when its spans recorded no model calls. Calls a
 from ``execute_tool`` spans (``gen_ai.tool.name``, ``gen_ai.tool.call.arguments``,
 ``gen_ai.tool.call.id``). A call seen twice counts once, by call id; ``execute_tool``
 spans without a call id are used only when the trace has no model-span calls.
+OpenInference attributes (``llm.output_messages.<i>.message.tool_calls.<j>.tool_call.*`` on
+``LLM`` spans, ``TOOL`` spans with ``tool.name``) are read as the last form of model-span calls
+and as tool spans (see :mod:`toolexpect.logs.openinference`). A trace whose model spans hold
+no message content at all (instrumentations record it only when asked to) and no tool span
+gives an R411 warning naming the setting that turns content capture on; its sample is kept
+(see :mod:`toolexpect.logs.otel_content`).
 Typed attribute values are decoded (``intValue`` given as a decimal string becomes an int).
 Files hold one OTLP request, or one per line (the collector's file exporter); a plain
 span list (``{"name", "context", "attributes": {...}}`` as the Python SDK prints) also reads.
@@ -29,7 +35,9 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from toolexpect.calls import RecordedSample, ToolCall
+from toolexpect.logs import openinference
 from toolexpect.logs._base import Context, Record
+from toolexpect.logs.otel_content import Event, warn_without_content
 
 __all__ = ["NAME", "attribute_value", "read", "sniff"]
 
@@ -106,10 +114,6 @@ def _start(span: dict[str, Any]) -> int:
         return int(raw) if raw is not None and not isinstance(raw, bool) else 0
     except (TypeError, ValueError):
         return 0
-
-
-Event = tuple[str, dict[str, Any]]
-"""A span event or log event: its name and its decoded attributes (a log's body as ``body``)."""
 
 
 class _Trace:
@@ -274,6 +278,7 @@ def _span_calls(
         _model_calls(attrs, ctx, line)
         or _event_calls(events, ctx, line)
         or _flat_calls(attrs, ctx, line)
+        or openinference.model_calls(attrs, ctx, line)
     )
 
 
@@ -309,6 +314,8 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
                     attrs.get("gen_ai.tool.call.id"),
                     line,
                 )
+            elif openinference.is_tool_span(attrs):
+                tool = openinference.tool_call(attrs, ctx, line)
             per_span.append((_span_calls(attrs, events, ctx, line), tool))
         has_model = any(c is not None for model, _ in per_span for c in model)
         if not has_model and trace.logs:
@@ -327,4 +334,8 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             # id it can only be told apart when no model span recorded calls.
             if tool is not None and (tool.id is not None or not has_model):
                 calls.append(tool)
+        if not any(tool for _, tool in per_span):
+            spans = [(attrs, events) for _start_ns, _seq, _line, attrs, events in trace.spans]
+            logs = [event for _when, _seq, _line, event in trace.logs]
+            warn_without_content(trace_id, spans, logs, ctx, trace.line)
         yield ctx.sample(trace_id or None, calls, trace.line)

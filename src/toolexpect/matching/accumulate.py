@@ -54,6 +54,12 @@ class CaseAccumulator:
                 self._sum = [math.fsum(self._sum)]
             self._min = run.score if self._min is None else min(self._min, run.score)
 
+    def _rate_met(self, case: Case, runs: int) -> bool:
+        """True when the runs that passed reach (or, with ``>``, pass) the required pass rate."""
+        rate = Fraction(self._passed, runs)
+        required = exact_fraction(case.pass_rate if case.pass_rate is not None else 1.0)
+        return rate > required if case.pass_rate_strict else rate >= required
+
     def result(self) -> CaseResult:
         """The verdict on the runs counted so far."""
         case = self._case
@@ -66,9 +72,7 @@ class CaseAccumulator:
             failures.append(Failure("error", message, case.span))
         elif self._errors:
             status = "error"
-        elif self._passed == runs or (
-            case.pass_rate is not None and Fraction(self._passed, runs) >= exact_fraction(case.pass_rate)
-        ):
+        elif self._passed == runs or (case.pass_rate is not None and self._rate_met(case, runs)):
             status = "pass"
         else:
             status = "fail"
@@ -77,7 +81,8 @@ class CaseAccumulator:
                     Failure(
                         "pass_rate",
                         f"{self._passed} of {runs} runs passed ({self._passed / runs:.0%}), "
-                        f"below the required pass rate {case.pass_rate:g}",
+                        f"{'not above' if case.pass_rate_strict else 'below'} "
+                        f"the required pass rate {case.pass_rate:g}",
                         case.requirement_span("pass_rate"),
                         {"runs": runs, "passed": self._passed, "required": case.pass_rate},
                     )

@@ -43,8 +43,13 @@ class CompiledCase:
             chains.append((None, tuple(range(len(case.expectations)))))
         self._chains = tuple(chains)
         threshold = exact_fraction(case.threshold)
-        # The fewest matched expectations that meet the threshold (exact fractions).
-        self._min_matched = -(-threshold.numerator * len(self._expectations) // threshold.denominator)
+        # The fewest matched expectations that meet the threshold (exact fractions): the
+        # ceiling of threshold * n to reach it (>=), one more than its floor to pass it (>).
+        reach = threshold.numerator * len(self._expectations)
+        if case.threshold_strict:
+            self._min_matched = reach // threshold.denominator + 1
+        else:
+            self._min_matched = -(-reach // threshold.denominator)
         self.error: str | None = None
         if not case.expectations:
             if not (case.forbids or case.no_tool_calls or case.no_unexpected_calls):

@@ -18,7 +18,7 @@ from toolexpect.calls import ToolCall
 from toolexpect.matching.matchers import CompiledExpectation, arguments_of
 from toolexpect.matching.pairing import Pairing
 from toolexpect.matching.results import ArgReport, Failure, NearMiss
-from toolexpect.model import ArgMatcher, Case, Expectation, Op, PartialObject
+from toolexpect.model import ArgMatcher, Case, Expectation, Op, PartialObject, expectation_to_json
 
 __all__ = [
     "MAX_CLOSEST",
@@ -28,7 +28,9 @@ __all__ = [
     "Findings",
     "Wording",
     "explain",
+    "failing_messages",
     "source_call",
+    "unread_arguments",
     "wording",
 ]
 
@@ -120,12 +122,16 @@ def describe(matcher: ArgMatcher) -> str:
     op = matcher.op
     if op is Op.EQ or op is Op.PARTIAL:
         text = render_value(matcher.value)
+    elif op is Op.NE:
+        text = "anything but " + render_value(matcher.value)
     elif op is Op.ANY:
         text = "any value"
     elif op is Op.IN:
         text = "one of " + render_value(list(matcher.values))
     elif op is Op.REGEX:
-        text = "a match for ~ " + render_value(matcher.pattern)
+        from toolexpect.language.write import write_pattern  # as format writes it (r"\d+")
+
+        text = "a match for ~ " + write_pattern(matcher.pattern)
     elif op is Op.APPROX:
         text = f"{render_value(matcher.value)} +- {render_value(matcher.tolerance)}"
     elif op is Op.ABSENT:
@@ -137,30 +143,11 @@ def describe(matcher: ArgMatcher) -> str:
     return text
 
 
-def _source_arg(matcher: ArgMatcher) -> str:
-    """A matcher written back roughly as the spec spells it."""
-    name = matcher.name + ("?" if matcher.optional else "")
-    op = matcher.op
-    if op is Op.EQ or op is Op.PARTIAL:
-        return f"{name}={render_value(matcher.value, 30)}"
-    if op is Op.ANY:
-        return f"{name}=any"
-    if op is Op.IN:
-        return f"{name} in {render_value(list(matcher.values), 30)}"
-    if op is Op.REGEX:
-        return f"{name} ~ {render_value(matcher.pattern, 30)}"
-    if op is Op.APPROX:
-        return f"{name} = {render_value(matcher.value)} +- {render_value(matcher.tolerance)}"
-    if op is Op.ABSENT:
-        return f"not {matcher.name}"
-    return f"{name} {op.value} {render_value(matcher.value)}"
-
-
 def source_call(expectation: Expectation) -> str:
-    """An expectation written back roughly as the spec spells it, cut when long."""
-    if not expectation.args:
-        return expectation.tool
-    text = f"{expectation.tool}({', '.join(_source_arg(m) for m in expectation.args)})"
+    """An expectation as ``toolexpect format`` writes it (the same writer), cut when long."""
+    from toolexpect.language.write import write_call  # loads the grammar: only to explain
+
+    text = write_call(expectation_to_json(expectation))
     return text if len(text) <= 120 else text[:119] + "…"
 
 
@@ -214,8 +201,8 @@ def explain(
         failures.append(
             Failure(
                 "threshold",
-                f"accuracy {matched}/{expected} = {matched / expected:.2f} is below "
-                f"the threshold {case.threshold:g}",
+                f"accuracy {matched}/{expected} = {matched / expected:.2f} is "
+                f"{'not above' if case.threshold_strict else 'below'} the threshold {case.threshold:g}",
                 case.requirement_span("accuracy"),
                 {
                     "score": matched / expected,
@@ -291,10 +278,13 @@ def _unmatched(
                     f"{source} not matched: every call of {expectation.tool} that fits is "
                     f"paired with another expectation (call #{best.call + 1} with {where})"
                 )
+            elif not best.valid_json:
+                message = (
+                    f"{source} not matched: the arguments of call #{best.call + 1} could not be "
+                    f"read (not valid JSON): {unread_arguments(calls[best.call])}"
+                )
             else:
-                wrong = "; ".join(a.message for a in best.args if not a.holds)
-                if not best.valid_json:
-                    wrong = "arguments are not valid JSON; " + wrong
+                wrong = "; ".join(failing_messages(best))
                 message = f"{source} not matched; closest call #{best.call + 1}: {wrong}"
         failures.append(Failure("unmatched", message, expectation.span, details))
     return failures
@@ -319,7 +309,7 @@ def _closest(
         call = calls[position]
         arguments = arguments_of(call)
         reports = tuple(
-            _arg_report(m, holds, arguments, words)
+            _arg_report(m, holds, arguments, words, call.valid_json)
             for m, holds, words in zip(compiled.expectation.args, held[position], described, strict=True)
         )
         paired = paired_with.get(position)
@@ -327,13 +317,28 @@ def _closest(
     return tuple(result)
 
 
-def _arg_report(matcher: ArgMatcher, holds: bool, arguments: Mapping[str, Any], expected: str) -> ArgReport:
+def failing_messages(miss: NearMiss) -> list[str]:
+    """The messages of a near miss's failing arguments, each once: the conditions of one
+    argument (``1 <= d <= 9``) all say ``d: missing`` when it is absent."""
+    return list(dict.fromkeys(a.message for a in miss.args if not a.holds))
+
+
+def unread_arguments(call: ToolCall) -> str:
+    """The text of a call's arguments that were not valid JSON, as logged (cut when long)."""
+    return render_value(call.raw_arguments if call.raw_arguments is not None else "", 80)
+
+
+def _arg_report(
+    matcher: ArgMatcher, holds: bool, arguments: Mapping[str, Any], expected: str, readable: bool = True
+) -> ArgReport:
     """How one matcher fared on one call's arguments (``holds``: its test's answer;
-    ``expected``: the matcher described)."""
+    ``expected``: the matcher described; ``readable``: the call's arguments were valid JSON)."""
     present = matcher.name in arguments
     got = render_value(arguments[matcher.name]) if present else None
     if holds:
         message = f"{matcher.name}: ok"
+    elif not readable:
+        message = f"{matcher.name}: unknown, the call's arguments could not be read"
     elif not present:
         message = f"{matcher.name}: missing"
     else:

@@ -104,6 +104,7 @@ _COST: dict[Op, int] = {
     Op.ABSENT: 0,
     Op.ANY: 0,
     Op.EQ: 1,
+    Op.NE: 1,
     Op.LT: 2,
     Op.LE: 2,
     Op.GT: 2,
@@ -180,6 +181,9 @@ def _compile_present(matcher: ArgMatcher) -> Check:
     op = matcher.op
     if op is Op.EQ or op is Op.PARTIAL:
         return _compile_eq(name, matcher.value)
+    if op is Op.NE:
+        equal = _compile_eq(name, matcher.value)
+        return lambda a: name in a and not equal(a)
     if op is Op.ANY:
         return lambda a: name in a
     if op is Op.ABSENT:

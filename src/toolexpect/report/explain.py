@@ -7,13 +7,13 @@ no matching is redone here. Call numbers are 1-based (``#1`` is the first call).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from toolexpect.calls import ToolCall
 from toolexpect.matching import CaseResult, Failure, NearMiss, RunResult, source_call
-from toolexpect.model import Case, Expectation, PartialObject
+from toolexpect.matching.explain import unread_arguments
+from toolexpect.model import Case, Expectation, Pattern, pattern_to_json
 
 __all__ = ["explain_case", "explain_run", "render_call", "render_expectation"]
 
@@ -27,32 +27,25 @@ def _short(text: str, limit: int = _LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _value(value: Any) -> str:
-    if isinstance(value, PartialObject):
-        inner = [f"{json.dumps(k, ensure_ascii=False)}: {_value(v)}" for k, v in value.entries.items()]
-        return "{" + ", ".join([*inner, "..."]) + "}"
-    if isinstance(value, dict):
-        inner = [f"{json.dumps(k, ensure_ascii=False)}: {_value(v)}" for k, v in value.items()]
-        return "{" + ", ".join(inner) + "}"
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=True)
-    except (TypeError, ValueError):
-        return repr(value)
-
-
 def render_expectation(expectation: Expectation) -> str:
     """An expectation written roughly as a spec spells it: ``get_weather(city="Berlin")``."""
     return source_call(expectation)
 
 
 def render_call(call: ToolCall) -> str:
-    """A recorded call on one line: ``get_weather(city="Paris")``."""
+    """A recorded call on one line, written as a spec would expect it (the writer of
+    ``toolexpect format``): ``get_weather(city="Paris")``, ``"天気"("都市"="東京")``."""
+    from toolexpect.language.write import write_call, write_name  # loads the grammar: only to explain
+
     if not call.valid_json:
-        return _short(f"{call.name}(<arguments not valid JSON: {call.raw_arguments!r}>)")
-    args = ", ".join(f"{k}={_value(v)}" for k, v in call.arguments.items())
-    return _short(f"{call.name}({args})")
+        return _short(f"{write_name(call.name)}(<arguments not valid JSON: {call.raw_arguments!r}>)")
+    if not call.arguments:
+        return _short(f"{write_name(call.name)}()")
+    args = [
+        {"name": name, "op": "eq", "value": pattern_to_json(cast(Pattern, value))}
+        for name, value in call.arguments.items()
+    ]
+    return _short(write_call({"tool": call.name, "args": args}))
 
 
 def _where(failure: Failure, path: str | None) -> str:
@@ -74,7 +67,9 @@ def _near_miss(miss: NearMiss, calls: Sequence[ToolCall] | None, case: Case) -> 
         head += f" (paired with expected {other})"
     lines = [head]
     if not miss.valid_json:
-        lines.append("        arguments are not valid JSON")
+        raw = unread_arguments(calls[miss.call]) if calls is not None and miss.call < len(calls) else ""
+        lines.append(f"        arguments could not be read (not valid JSON): {raw}".rstrip())
+        return lines
     for report in miss.args:
         if report.holds:
             continue

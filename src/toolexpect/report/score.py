@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 from xml.etree import ElementTree as ET
 
+from toolexpect.matching.explain import failing_messages
 from toolexpect.report.github import annotation
 from toolexpect.report.overall import overall
 from toolexpect.report.score_json import json_chunks, to_json
@@ -66,7 +67,7 @@ def _explained(failure: Any, message: str) -> str:
         return message
     best = closest[0]
     lines = [f"{prefix}{head}", f"closest: call #{best.call + 1}"]
-    lines.extend(f"  {arg.message}" for arg in best.args if not arg.holds)
+    lines.extend(f"  {message}" for message in failing_messages(best))
     return "\n".join(lines)
 
 
