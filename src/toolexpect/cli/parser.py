@@ -185,6 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     calls.add_argument("--format", choices=("table", "json"), default="table", help="output format")
     add_snapshot_parser(commands)
+    commands.add_parser("server", help="run the language server for editors over stdio (toolexpect[lsp])")
     return parser
 
 
