@@ -2,9 +2,9 @@
 
 The log is cut at line boundaries into ``N`` stretches of about equal size. Each stretch is
 read and scored in a process of a :class:`concurrent.futures.ProcessPoolExecutor`
-(:func:`~toolexpect.scoring.score_partition`); the partial scores are merged in log order,
-which gives exactly the report of one process, and the stretches' log findings are joined in
-log order too.
+(:func:`score_stretch`, by :func:`~toolexpect.scoring.score_partition`); the partial scores,
+log findings included, are merged, which gives exactly the report of one process.
+:mod:`toolexpect.dask` cuts and scores stretches the same way on a Dask cluster.
 
 One thing cannot be scored in stretches: loose calls (one call per line), which form one
 sample at the end of the whole log. A stretch that holds one refuses, and the log is then
@@ -24,9 +24,9 @@ from toolexpect.logs import LogError, LogReader, canonical
 from toolexpect.logs._base import Context, Record
 from toolexpect.logs._source import read_lines
 from toolexpect.model import Spec
-from toolexpect.scoring import CompiledSpecs, PartialScore, ScoreReport, score, score_partition
+from toolexpect.scoring import CompiledSpecs, PartialScore, Position, ScoreReport, score, score_partition
 
-__all__ = ["score_log"]
+__all__ = ["Stretch", "score_log", "score_stretch", "stretches"]
 
 Stretch = tuple[int, int, int]
 """A stretch of a log: its first byte, the byte after its last, and the number of its first line."""
@@ -78,21 +78,23 @@ def _no_loose_calls(records: Iterator[Record]) -> Iterator[Record]:
         yield record
 
 
-def _score_stretch(
-    specs: Sequence[Spec], path: str, stretch: Stretch, explained: int | None = None
-) -> tuple[PartialScore | None, list[Diagnostic], Diagnostic | None]:
-    """Read and score one stretch: its partial score (``None`` when it holds a loose call),
-    its log findings, and the finding of a log that cannot be read (``None`` if it can)."""
+def score_stretch(
+    specs: CompiledSpecs, path: str, stretch: Stretch, at: Position, explained: int | None = None
+) -> tuple[PartialScore | None, Diagnostic | None]:
+    """Read and score one stretch of a canonical JSON Lines log as the partition at ``at``:
+    its partial score, log findings included (``None`` when it holds a loose call), and the
+    finding of a log that cannot be read (``None`` if it can)."""
     ctx = Context(path)
     start, stop, first_line = stretch
     try:
         records = _no_loose_calls(read_lines(path, ctx, start, stop, first_line))
-        partial = score_partition(CompiledSpecs.of(specs), canonical.read(records, ctx), explained=explained)
+        samples = canonical.read(records, ctx)
+        partial = score_partition(specs, samples, at=at, diagnostics=ctx.diagnostics, explained=explained)
     except _Loose:
-        return None, [], None
+        return None, None
     except LogError as error:  # sent back as data: the exception does not pickle whole
-        return None, ctx.diagnostics, error.diagnostic
-    return partial, ctx.diagnostics, None
+        return None, error.diagnostic
+    return partial, None
 
 
 def score_log(
@@ -108,36 +110,35 @@ def score_log(
     if jobs > 1 and reader.format == canonical.NAME and reader.splittable:
         parts = stretches(path, jobs)
         if len(parts) > 1:
+            compiled = CompiledSpecs.of(specs)
             with concurrent.futures.ProcessPoolExecutor(max_workers=len(parts)) as pool:
                 found = list(
                     pool.map(
-                        _score_stretch,
-                        [specs] * len(parts),
+                        score_stretch,
+                        [compiled] * len(parts),
                         [path] * len(parts),
                         parts,
+                        [(number,) for number in range(len(parts))],
                         [explained] * len(parts),
                     )
                 )
-            merged = _merge(specs, found)
+            merged = _merge(compiled, found)
             if merged is not None:
-                return merged
+                return merged, list(merged.log_diagnostics)
     report = score(specs, reader, explained=explained)
     return report, list(reader.diagnostics)
 
 
 def _merge(
-    specs: Sequence[Spec], found: Sequence[tuple[PartialScore | None, list[Diagnostic], Diagnostic | None]]
-) -> tuple[ScoreReport, list[Diagnostic]] | None:
+    compiled: CompiledSpecs, found: Sequence[tuple[PartialScore | None, Diagnostic | None]]
+) -> ScoreReport | None:
     """The stretches' results joined in log order; ``None`` when one held a loose call."""
-    compiled = CompiledSpecs.of(specs)
     total = compiled.empty()
-    diagnostics: list[Diagnostic] = []
-    for partial, findings, fatal in found:
+    for partial, fatal in found:
         if fatal is not None:
             raise LogError(fatal)
         if partial is None:
             return None
         total = total.merge(partial)
-        diagnostics.extend(findings)
-    return compiled.finish(total), diagnostics
+    return compiled.finish(total)
 

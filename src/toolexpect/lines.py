@@ -50,6 +50,12 @@ class LineIndex:
         line = bisect.bisect_right(self._starts, offset) - 1
         return line + 1, offset - self._starts[line] + 1
 
+    def offset(self, line: int, column: int) -> int:
+        """The character offset of 1-based ``line`` and ``column`` (the inverse of :meth:`position`;
+        a line past the last one counts from the start of the last)."""
+        start = self._starts[min(max(line, 1), len(self._starts)) - 1]
+        return start + max(column, 1) - 1
+
 
 _PICTURES = {code: chr(0x2400 + code) for code in range(32) if code != 9}
 _PICTURES.update({0x7F: "\u2421", 0x85: "\ufffd", 0x2028: "\ufffd", 0x2029: "\ufffd"})

@@ -2,35 +2,52 @@
 
 Pure: takes models and an iterable of samples (streamed from a log), returns data.
 Pairing follows docs/language.md (recorded logs): a sample pairs with the case whose name
-equals its id; samples without an id pair with the only case when the specs hold exactly
+equals its id; samples without an id pairs with the only case when the specs hold exactly
 one; a case left without a sample is an error; a sample no case claims is listed as unused.
 
-Samples are scored in one way: :func:`score_partition` scores a stretch of samples into a
-:class:`PartialScore`; partial scores of consecutive stretches :meth:`~PartialScore.merge`
-(associatively) into the partial score of all of them, and :meth:`~CompiledSpecs.finish`
-makes the report. Scoring a log in pieces (processes, machines) and merging the pieces in
-log order gives exactly the report of scoring it in one go. :class:`Scorer` and
-:func:`score` do that in one process.
+Samples are scored in one way, the seam every engine uses (docs/scale.md):
+:func:`score_partition` scores one partition of the input into a :class:`PartialScore`,
+placed by its position in the input (``at``, a tuple of whole numbers that sorts as the
+input runs); partial scores :meth:`~PartialScore.merge` associatively and commutatively,
+in any grouping and order (processes, Dask, Spark); :meth:`~CompiledSpecs.finish` makes
+the report, exactly the report of scoring the input in one go. :class:`CompiledSpecs`
+pickles as its cases and compiles again where it is unpickled. :class:`Scorer` and
+:func:`score` do all of it in one process.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from toolexpect.calls import RecordedSample
 from toolexpect.diagnostics import Diagnostic, Severity
-from toolexpect.matching import CaseAccumulator, CaseResult, CompiledCase, RunResult, compile_case
+from toolexpect.matching import (
+    CaseAccumulator,
+    CaseResult,
+    CompiledCase,
+    RunResult,
+    Tally,
+    compile_case,
+    verdict,
+)
 from toolexpect.model import Case, Spec
 
 if TYPE_CHECKING:  # toolcheck loads jsonschema, which scoring without --tools never needs
     from toolexpect.toolcheck import CallFinding
 
+Position = tuple[int, ...]
+"""Where a partition stands in the input: tuples of whole numbers that sort as the input runs
+(a partition number; or the log's number and the partition's first byte)."""
+
 __all__ = [
     "CaseOutcome",
     "CompiledSpecs",
+    "Part",
     "PartialScore",
+    "Position",
     "SampleFinding",
     "ScoreReport",
     "Scorer",
@@ -130,27 +147,37 @@ class CompiledSpecs:
     @classmethod
     def of(cls, specs: Sequence[Spec]) -> CompiledSpecs:
         """Compile every case of ``specs``."""
-        targets = tuple(Target(spec.path, case, compile_case(case)) for spec in specs for case in spec.cases)
-        by_name: dict[str, tuple[int, ...]] = {}
-        for number, target in enumerate(targets):
-            by_name[target.case.name] = (*by_name.get(target.case.name, ()), number)
-        return cls(targets, by_name, (0,) if len(targets) == 1 else None)
+        return _compiled_again(tuple((spec.path, case) for spec in specs for case in spec.cases))
 
     def empty(self) -> PartialScore:
         """The partial score of no samples."""
-        return PartialScore(tuple(() for _ in self.targets), ())
+        return PartialScore(())
 
     def finish(self, partial: PartialScore) -> ScoreReport:
-        """The report on the samples ``partial`` scored."""
-        outcomes = []
-        for target, runs in zip(self.targets, partial.runs, strict=True):
-            accumulator = CaseAccumulator(target.case)
-            for run in runs:
-                accumulator.add(run)
-            outcomes.append(CaseOutcome(target.file, target.case, accumulator.result(), runs))
+        """The report on the samples ``partial`` scored: its partitions joined in input order."""
+        runs: list[list[RunResult]] = [[] for _ in self.targets]
+        tallies = [Tally() for _ in self.targets]
+        unused: dict[str | None, Unclaimed] = {}
+        diagnostics: list[Diagnostic] = []
+        for part in partial.parts:
+            if part.runs and len(part.runs) != len(runs):
+                raise ValueError("a partial score of other specs cannot be finished with these")
+            for number, more in enumerate(part.runs):
+                runs[number].extend(more)
+                tallies[number] = tallies[number].then(part.tallies[number])
+            for entry in part.unused:
+                known = unused.get(entry.id)
+                unused[entry.id] = entry if known is None else Unclaimed(
+                    known.id, known.count + entry.count, known.path, known.line
+                )
+            diagnostics.extend(part.diagnostics)
+        outcomes = tuple(
+            CaseOutcome(target.file, target.case, verdict(target.case, tally), tuple(found))
+            for target, tally, found in zip(self.targets, tallies, runs, strict=True)
+        )
         count = len(self.targets)
         return ScoreReport(
-            cases=tuple(outcomes),
+            cases=outcomes,
             unused=tuple(
                 UnusedSample(
                     id=entry.id,
@@ -164,9 +191,23 @@ class CompiledSpecs:
                         f"(these specs have {count})"
                     ),
                 )
-                for entry in partial.unused
+                for entry in unused.values()
             ),
+            log_diagnostics=tuple(diagnostics),
         )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle as the cases and their files; unpickling compiles them again, once."""
+        return (_compiled_again, (tuple((t.file, t.case) for t in self.targets),))
+
+
+def _compiled_again(cases: tuple[tuple[str | None, Case], ...]) -> CompiledSpecs:
+    """:class:`CompiledSpecs` of the cases of a pickle (see :meth:`CompiledSpecs.__reduce__`)."""
+    targets = tuple(Target(file, case, compile_case(case)) for file, case in cases)
+    by_name: dict[str, tuple[int, ...]] = {}
+    for number, target in enumerate(targets):
+        by_name[target.case.name] = (*by_name.get(target.case.name, ()), number)
+    return CompiledSpecs(targets, by_name, (0,) if len(targets) == 1 else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,43 +221,70 @@ class Unclaimed:
 
 
 @dataclass(frozen=True, slots=True)
-class PartialScore:
-    """What scoring some consecutive samples gave: each target's runs, the unclaimed samples.
+class Part:
+    """What one partition gave: each target's runs and their tally (``()`` for none at all),
+    the unclaimed samples, the log findings."""
 
-    ``runs`` is in the order of :attr:`CompiledSpecs.targets`; ``unused`` in the order each
-    id was first seen.
+    at: Position
+    runs: tuple[tuple[RunResult, ...], ...]
+    tallies: tuple[Tally, ...]
+    unused: tuple[Unclaimed, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PartialScore:
+    """What scoring some partitions gave, each kept at its place in the input.
+
+    ``parts`` are sorted by position, one per partition; :meth:`merge` joins two partial
+    scores in any order and grouping, and :meth:`CompiledSpecs.finish` reads the parts in
+    input order, so the report never depends on which partition finished first.
     """
 
-    runs: tuple[tuple[RunResult, ...], ...]
-    unused: tuple[Unclaimed, ...]
+    parts: tuple[Part, ...]
 
-    def merge(self, later: PartialScore) -> PartialScore:
-        """The partial score of this one's samples followed by ``later``'s (associative)."""
-        unused = {entry.id: entry for entry in self.unused}
-        for entry in later.unused:
-            known = unused.get(entry.id)
-            unused[entry.id] = entry if known is None else Unclaimed(
-                known.id, known.count + entry.count, known.path, known.line
-            )
-        return PartialScore(
-            tuple(mine + theirs for mine, theirs in zip(self.runs, later.runs, strict=True)),
-            tuple(unused.values()),
-        )
+    def merge(self, other: PartialScore) -> PartialScore:
+        """The partial score of both partial scores' partitions (associative, commutative).
+
+        ``ValueError`` when both hold a partition at the same position (scored twice).
+        """
+        if not other.parts:
+            return self
+        if not self.parts:
+            return other
+        parts = sorted((*self.parts, *other.parts), key=_place)
+        for before, after in itertools.pairwise(parts):
+            if before.at == after.at:
+                raise ValueError(f"two partial scores hold the partition at {before.at}")
+        return PartialScore(tuple(parts))
+
+
+def _place(part: Part) -> Position:
+    return part.at
 
 
 def score_partition(
-    specs: CompiledSpecs, samples: Iterable[RecordedSample], *, explained: int | None = None
+    specs: CompiledSpecs,
+    samples: Iterable[RecordedSample],
+    *,
+    at: Position = (0,),
+    diagnostics: Sequence[Diagnostic] = (),
+    explained: int | None = None,
 ) -> PartialScore:
-    """Score ``samples`` (consecutive samples of a log, in order) against ``specs``.
+    """Score ``samples`` (one partition of the input, in order) against ``specs``.
 
+    ``at``: the partition's place in the input (see :data:`Position`); partitions at
+    different places merge in their input order. ``diagnostics``: the log findings of the
+    partition, read once the samples are (a reader's list fills as it is read).
     ``explained``: how many failing runs of each case keep their failures (the reports but
-    the JSON one show a few); later failing runs keep their figures and status only, and runs
-    with equal figures share one record, so memory does not grow with failing runs. ``None``
-    keeps every run's failures.
+    the JSON one show a few); other runs keep their figures and status only, and runs with
+    equal figures share one record, so memory does not grow with the size of each run.
+    ``None`` keeps every run whole.
     """
     targets = specs.targets
     by_name = specs.by_name
     runs: list[list[RunResult]] = [[] for _ in targets]
+    tallies = [CaseAccumulator(target.case) for target in targets]
     failing = [0] * len(targets)
     bare: dict[tuple[object, ...], RunResult] = {}
     unused: dict[str | None, Unclaimed] = {}
@@ -233,12 +301,21 @@ def score_partition(
             continue
         for number in chosen:
             run = targets[number].compiled.evaluate(sample.calls)
-            if explained is not None and run.status != "pass":
-                failing[number] += 1
-                if failing[number] > explained:
+            tallies[number].add(run)
+            if explained is not None:
+                if run.status != "pass":
+                    failing[number] += 1
+                if run.status == "pass" or failing[number] > explained:
                     run = _bare(run, bare)
             runs[number].append(run)
-    return PartialScore(tuple(tuple(found) for found in runs), tuple(unused.values()))
+    part = Part(
+        at,
+        tuple(tuple(found) for found in runs),
+        tuple(tally.tally() for tally in tallies),
+        tuple(unused.values()),
+        tuple(diagnostics),
+    )
+    return PartialScore((part,))
 
 
 def _bare(run: RunResult, known: dict[tuple[object, ...], RunResult]) -> RunResult:
@@ -258,10 +335,13 @@ class Scorer:
         self.specs = CompiledSpecs.of(specs)
         self.partial = self.specs.empty()
         self.explained = explained
+        self.feeds = 0
 
     def feed(self, samples: Iterable[RecordedSample]) -> None:
         """Score ``samples``, in order, after those fed before."""
-        self.partial = self.partial.merge(score_partition(self.specs, samples, explained=self.explained))
+        scored = score_partition(self.specs, samples, at=(self.feeds,), explained=self.explained)
+        self.feeds += 1
+        self.partial = self.partial.merge(scored)
 
     def report(self) -> ScoreReport:
         """The report on everything fed."""

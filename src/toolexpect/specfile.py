@@ -99,6 +99,25 @@ class SpecFile:
                 used |= set(chain)
         return True
 
+    def formatted(self, line_length: int) -> str | None:
+        """The spec in the canonical layout (``toolexpect format``), or ``None`` when it is not
+        :attr:`formattable`. Text keeps its line ending and byte order mark; a JSON or YAML spec
+        is written as text with LF endings and no blank lines."""
+        if self.document is None or not self.formattable:
+            return None
+        from toolexpect.language.format import format_document, line_ending  # only format needs it
+
+        text = self.text or ""
+        as_text = self.kind == "text"
+        return format_document(
+            self.document,
+            self.comments,
+            newline=line_ending(text) if as_text else "\n",
+            bom=as_text and text.startswith("\ufeff"),
+            blank_lines=as_text,
+            line_length=line_length,
+        )
+
 
 def kind_of(path: str | os.PathLike[str]) -> Kind:
     """The spec form a file holds, by its ending: JSON, YAML or the text language."""

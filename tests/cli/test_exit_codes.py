@@ -33,6 +33,8 @@ FILES = {
 }
 
 CASES = [
+    # server: speaks LSP on stdin and stdout until told to exit (tests/server); here, a usage error
+    ("server", ["server", "--port", "1"], 2),
     # lint: its job is finding problems, so an invalid spec is a finding (1)
     ("lint", ["lint", "ok.expect"], 0),
     ("lint", ["lint", "findings.expect"], 1),

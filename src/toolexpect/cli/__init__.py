@@ -1,8 +1,9 @@
-"""The command line: ``toolexpect lint | format | score | diff | calls | snapshot | compile | schema``.
+"""The command line: ``toolexpect lint | format | score | diff | calls | snapshot | compile | schema``
+and ``toolexpect server``.
 
 ``main(argv)`` returns the exit code; nothing outside this package prints or exits. The
 parser is in ``parser.py``, the commands on specs in ``specs.py``, those on recorded runs in
-``scoring.py``, what they share in ``common.py``.
+``scoring.py``, the language server's in ``server.py``, what they share in ``common.py``.
 Exit codes (one meaning each, for every command; see ``common.EXIT_CODES`` and docs/cli.md):
 0 done and all is well, 1 the command found what it checks for (lint findings, a file
 ``format --check`` would change, a failing case, a regression), 2 the command could not do
@@ -22,6 +23,7 @@ from toolexpect.cli.common import EXIT_OK, EXIT_USAGE, LOG_FORMAT_NAMES, TOOLS_F
 from toolexpect.cli.defaults import apply_settings
 from toolexpect.cli.parser import build_parser
 from toolexpect.cli.scoring import cmd_calls, cmd_diff, cmd_score
+from toolexpect.cli.server import cmd_server
 from toolexpect.cli.snapshot import cmd_snapshot
 from toolexpect.cli.specs import cmd_compile, cmd_format, cmd_lint, cmd_schema
 from toolexpect.report.style import fit_stream
@@ -39,6 +41,7 @@ _COMMANDS = {
     "format": cmd_format,
     "compile": cmd_compile,
     "schema": cmd_schema,
+    "server": cmd_server,
 }
 
 

@@ -158,6 +158,17 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="processes that score one canonical JSON Lines log (default: 1)",
     )
+    score.add_argument(
+        "--dask",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="score on a Dask cluster: the scheduler at ADDRESS, or a local one of a worker per CPU "
+        "(logs may be globs and fsspec URLs; pip install 'toolexpect[dask]')",
+    )
+    score.add_argument(
+        "-v", "--verbose", action="count", default=0, help="say how the work was spread (with --dask)"
+    )
 
     diff = commands.add_parser("diff", help="compare two JSON score reports: which cases changed")
     diff.add_argument("old", metavar="OLD", help="the earlier report (score --format json)")
@@ -187,6 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_pairing_arguments(calls)
     calls.add_argument("--format", choices=("table", "json"), default="table", help="output format")
     add_snapshot_parser(commands)
+    commands.add_parser("server", help="run the language server for editors over stdio (toolexpect[lsp])")
     return parser
 
 

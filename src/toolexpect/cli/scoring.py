@@ -98,15 +98,30 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     # Only the JSON report (also under html and --baseline) lists every failing run.
     every_run = bool(formats & {"json", "html"}) or args.baseline
     explained = None if every_run else score_report.MAX_RUNS_SHOWN
+    if args.dask is not None:
+        from toolexpect.cli.cluster import refused, score_on_dask
+
+        problem = refused(args)
+        if problem is None and pairing != type(pairing)():
+            problem = f"--dask pairs runs with cases by id; {pairing.option} is not used there yet"
+        if problem is not None:
+            print(f"toolexpect: {problem}", file=err)
+            return EXIT_USAGE
     try:
         with progress(err, wanted(err, args.quiet)) as display:
-            readers = open_logs(log_paths, args.log_format)
+            readers = [] if args.dask is not None else open_logs(log_paths, args.log_format)
             paired = pair_runs(specs, readers, pairing)
             samples: Iterator[RecordedSample] = display.samples(paired, ", ".join(log_paths))
             findings: list[object] = []
             pairing_diagnostics: list[Diagnostic] = []
-            plain = pairing == type(pairing)() and readers[0].format == "canonical"
-            if catalogue is None and len(readers) == 1 and args.jobs > 1 and plain:
+            plain = pairing == type(pairing)() and bool(readers) and readers[0].format == "canonical"
+            if args.dask is not None:
+                display.busy("scoring on a Dask cluster")
+                found = _without_gc(lambda: score_on_dask(args, log_paths, specs, explained, err))
+                if found is None:
+                    return EXIT_USAGE
+                report, log_diagnostics = found, list(found.log_diagnostics)
+            elif catalogue is None and len(readers) == 1 and args.jobs > 1 and plain:
                 from toolexpect.jobs import score_log
 
                 display.busy(f"scoring {log_paths[0]} with up to {args.jobs} processes")

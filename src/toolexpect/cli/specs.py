@@ -33,12 +33,10 @@ def cmd_lint(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if not readable:
         return EXIT_USAGE
     if catalogue is not None:
-        from toolexpect.toolcheck import check_spec
+        from toolexpect.toolcheck import check_spec_file
 
         for loaded in files.values():
-            if loaded.spec is not None:
-                loaded.diagnostics.extend(check_spec(loaded.spec, catalogue))  # type: ignore[arg-type]
-                loaded.diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
+            loaded.diagnostics = check_spec_file(loaded, catalogue)  # type: ignore[arg-type]
     diagnostics = [d for f in files.values() for d in f.diagnostics]
     print_diagnostics(diagnostics, files, args.format, out)
     for folder in empty:
@@ -62,27 +60,18 @@ def cmd_lint(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
 def cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``toolexpect format``: rewrite spec files in the canonical layout."""
-    from toolexpect.language.format import LINE_LENGTH, format_document, line_ending
+    from toolexpect.language.format import LINE_LENGTH
 
     width = args.line_length or LINE_LENGTH
     files, empty = load_all(args.paths)
     status = EXIT_OK
     changed: list[str] = []
     for path, loaded in files.items():
-        if loaded.document is None or not loaded.formattable:
+        formatted = loaded.formatted(width)
+        if formatted is None:
             print_diagnostics(loaded.diagnostics, files, "full", err)
             status = EXIT_USAGE
             continue
-        text = loaded.text or ""
-        as_text = loaded.kind == "text"  # JSON or YAML is printed as text: LF, no BOM, no blank lines
-        formatted = format_document(
-            loaded.document,
-            loaded.comments,
-            newline=line_ending(text) if as_text else "\n",
-            bom=as_text and text.startswith("\ufeff"),
-            blank_lines=as_text,
-            line_length=width,
-        )
         if loaded.kind != "text":
             if args.check or args.diff:
                 continue

@@ -14,7 +14,7 @@ Pure: no I/O, no printing. The modules, in the order data flows through them:
 
 from __future__ import annotations
 
-from toolexpect.matching.accumulate import MAX_KEPT_RUNS, CaseAccumulator, aggregate
+from toolexpect.matching.accumulate import MAX_KEPT_RUNS, CaseAccumulator, Tally, aggregate, verdict
 from toolexpect.matching.case import CompiledCase, compile_case, evaluate, tool_call_accuracy
 from toolexpect.matching.explain import MAX_CLOSEST, MAX_EXPLAINED, MAX_LISTED, MAX_SCANNED, source_call
 from toolexpect.matching.matchers import arg_matches, expectation_matches
@@ -47,6 +47,7 @@ __all__ = [
     "NearMiss",
     "RunResult",
     "Status",
+    "Tally",
     "aggregate",
     "arg_matches",
     "compile_case",
@@ -54,4 +55,5 @@ __all__ = [
     "expectation_matches",
     "source_call",
     "tool_call_accuracy",
+    "verdict",
 ]

@@ -7,33 +7,67 @@ exactly); a run that errors makes the case an error.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 from toolexpect.matching.results import CaseResult, Failure, RunResult, Status
 from toolexpect.matching.values import exact_fraction
 from toolexpect.model import Case
 
-__all__ = ["MAX_KEPT_RUNS", "CaseAccumulator", "aggregate"]
+__all__ = ["MAX_KEPT_RUNS", "CaseAccumulator", "Tally", "aggregate", "verdict"]
 
 MAX_KEPT_RUNS = 10
 """How many failing or erroring runs a :class:`CaseResult` keeps for the report."""
 
 
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """The runs of one case, counted: what a verdict needs, whatever the number of runs.
+
+    ``scores`` holds each distinct score with how many runs had it (a case's scores are
+    matched / expected, so there are at most one more than its expectations), which keeps the
+    sum exact; ``kept`` the first :data:`MAX_KEPT_RUNS` failing or erroring runs as (0-based
+    run number, result). Tallies of consecutive runs join with :meth:`then` (associative).
+    """
+
+    runs: int = 0
+    passed: int = 0
+    errors: int = 0
+    scores: tuple[tuple[float, int], ...] = ()
+    kept: tuple[tuple[int, RunResult], ...] = ()
+
+    def then(self, later: Tally) -> Tally:
+        """The tally of this tally's runs followed by ``later``'s."""
+        if not later.runs:
+            return self
+        if not self.runs:
+            return later
+        counts = dict(self.scores)
+        for score, count in later.scores:
+            counts[score] = counts.get(score, 0) + count
+        room = MAX_KEPT_RUNS - len(self.kept)
+        shifted = tuple((number + self.runs, run) for number, run in later.kept[: max(room, 0)])
+        return Tally(
+            self.runs + later.runs,
+            self.passed + later.passed,
+            self.errors + later.errors,
+            tuple(sorted(counts.items())),
+            self.kept + shifted,
+        )
+
+
 class CaseAccumulator:
     """Fold the runs of one case as they come (streaming logs) into a :class:`CaseResult`."""
 
-    __slots__ = ("_case", "_errors", "_kept", "_min", "_passed", "_runs", "_scored", "_sum")
+    __slots__ = ("_case", "_errors", "_kept", "_passed", "_runs", "_scores")
 
     def __init__(self, case: Case) -> None:
         self._case = case
         self._runs = 0
         self._passed = 0
         self._errors = 0
-        self._scored = 0
-        self._sum: list[float] = []
-        self._min: float | None = None
+        self._scores: dict[float, int] = {}
         self._kept: list[tuple[int, RunResult]] = []
 
     def add(self, run: RunResult) -> None:
@@ -47,69 +81,79 @@ class CaseAccumulator:
                 self._errors += 1
             if len(self._kept) < MAX_KEPT_RUNS:
                 self._kept.append((number, run))
-        if run.score is not None:
-            self._scored += 1
-            self._sum.append(run.score)
-            if len(self._sum) > 1024:
-                self._sum = [math.fsum(self._sum)]
-            self._min = run.score if self._min is None else min(self._min, run.score)
+        score = run.score
+        if score is not None:
+            self._scores[score] = self._scores.get(score, 0) + 1
 
-    def _rate_met(self, case: Case, runs: int) -> bool:
-        """True when the runs that passed reach (or, with ``>``, pass) the required pass rate."""
-        rate = Fraction(self._passed, runs)
-        required = exact_fraction(case.pass_rate if case.pass_rate is not None else 1.0)
-        return rate > required if case.pass_rate_strict else rate >= required
+    def tally(self) -> Tally:
+        """The runs counted so far, as a :class:`Tally`."""
+        scores = tuple(sorted(self._scores.items()))
+        return Tally(self._runs, self._passed, self._errors, scores, tuple(self._kept))
 
     def result(self) -> CaseResult:
         """The verdict on the runs counted so far."""
-        case = self._case
-        runs = self._runs
-        failures: list[Failure] = []
-        status: Status
-        if not runs:
-            status = "error"
-            message = f'no recorded sample for case "{case.name}"'
-            failures.append(Failure("error", message, case.span))
-        elif self._errors:
-            status = "error"
-        elif self._passed == runs or (case.pass_rate is not None and self._rate_met(case, runs)):
-            status = "pass"
-        else:
-            status = "fail"
-            if case.pass_rate is not None:
-                failures.append(
-                    Failure(
-                        "pass_rate",
-                        f"{self._passed} of {runs} runs passed ({self._passed / runs:.0%}), "
-                        f"{'not above' if case.pass_rate_strict else 'below'} "
-                        f"the required pass rate {case.pass_rate:g}",
-                        case.requirement_span("pass_rate"),
-                        {"runs": runs, "passed": self._passed, "required": case.pass_rate},
-                    )
+        return verdict(self._case, self.tally())
+
+
+def _rate_met(case: Case, passed: int, runs: int) -> bool:
+    """True when the runs that passed reach (or, with ``>``, pass) the required pass rate."""
+    rate = Fraction(passed, runs)
+    required = exact_fraction(case.pass_rate if case.pass_rate is not None else 1.0)
+    return rate > required if case.pass_rate_strict else rate >= required
+
+
+def verdict(case: Case, tally: Tally) -> CaseResult:
+    """The verdict on ``case`` over the runs ``tally`` counts."""
+    runs = tally.runs
+    passed = tally.passed
+    failures: list[Failure] = []
+    status: Status
+    if not runs:
+        status = "error"
+        message = f'no recorded sample for case "{case.name}"'
+        failures.append(Failure("error", message, case.span))
+    elif tally.errors:
+        status = "error"
+    elif passed == runs or (case.pass_rate is not None and _rate_met(case, passed, runs)):
+        status = "pass"
+    else:
+        status = "fail"
+        if case.pass_rate is not None:
+            failures.append(
+                Failure(
+                    "pass_rate",
+                    f"{passed} of {runs} runs passed ({passed / runs:.0%}), "
+                    f"{'not above' if case.pass_rate_strict else 'below'} "
+                    f"the required pass rate {case.pass_rate:g}",
+                    case.requirement_span("pass_rate"),
+                    {"runs": runs, "passed": passed, "required": case.pass_rate},
                 )
-            elif runs > 1:
-                failures.append(
-                    Failure(
-                        "pass_rate",
-                        f"{runs - self._passed} of {runs} runs failed; every run must pass",
-                        case.span,
-                        {"runs": runs, "passed": self._passed, "required": 1.0},
-                    )
+            )
+        elif runs > 1:
+            failures.append(
+                Failure(
+                    "pass_rate",
+                    f"{runs - passed} of {runs} runs failed; every run must pass",
+                    case.span,
+                    {"runs": runs, "passed": passed, "required": 1.0},
                 )
-        mean = math.fsum(self._sum) / self._scored if self._scored else None
-        return CaseResult(
-            case=case.name,
-            status=status,
-            runs=runs,
-            passed=self._passed,
-            errors=self._errors,
-            mean_score=mean,
-            min_score=self._min,
-            pass_rate=self._passed / runs if runs else None,
-            required_pass_rate=case.pass_rate,
-            kept_runs=tuple(self._kept),
-            failures=tuple(failures),
-        )
+            )
+    scored = sum(count for _, count in tally.scores)
+    # The exact sum, rounded once (what math.fsum of every score gives), over the scored runs.
+    total = float(sum((Fraction(score) * count for score, count in tally.scores), Fraction(0)))
+    return CaseResult(
+        case=case.name,
+        status=status,
+        runs=runs,
+        passed=passed,
+        errors=tally.errors,
+        mean_score=total / scored if scored else None,
+        min_score=tally.scores[0][0] if tally.scores else None,
+        pass_rate=passed / runs if runs else None,
+        required_pass_rate=case.pass_rate,
+        kept_runs=tally.kept,
+        failures=tuple(failures),
+    )
 
 
 def aggregate(case: Case, runs: Sequence[RunResult]) -> CaseResult:

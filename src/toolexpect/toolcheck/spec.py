@@ -7,7 +7,7 @@ import difflib
 import json
 import math
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referencing.exceptions import Unresolvable
 
@@ -31,7 +31,10 @@ from toolexpect.toolcheck.schemas import (
     unknown_help,
 )
 
-__all__ = ["check_spec"]
+if TYPE_CHECKING:
+    from toolexpect.specfile import SpecFile
+
+__all__ = ["check_spec", "check_spec_file"]
 
 
 
@@ -49,7 +52,18 @@ def check_spec(spec: Spec, catalogue: Catalogue) -> list[Diagnostic]:
     return found
 
 
+def check_spec_file(loaded: SpecFile, catalogue: Catalogue) -> list[Diagnostic]:
+    """A loaded spec file's diagnostics and what ``catalogue`` finds in it, sorted by place.
 
+    The catalogue is checked only against a spec the pipeline could model; what ``lint --tools``
+    reports for one file.
+    """
+    spec = loaded.spec
+    if spec is None:
+        return list(loaded.diagnostics)
+    found = [*loaded.diagnostics, *check_spec(spec, catalogue)]
+    found.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
+    return found
 
 
 def _check_expectation(

@@ -1,0 +1,150 @@
+"""Score logs on a Dask cluster (``toolexpect score --dask [ADDRESS]``, ``pip install toolexpect[dask]``).
+
+The specs are compiled once here and sent once to each worker (``Client.scatter``, pickled as
+their cases). Each log is surveyed on a worker (:func:`toolexpect.shards.survey_log`: its
+format, and for a local canonical JSON Lines log its stretches), each shard is read and scored
+on a worker (:func:`toolexpect.shards.score_shard`, the one scorer), and the partial scores
+are merged here as they arrive, in whatever order: the merge is associative and commutative,
+so the report is the one a single process gives. A task whose worker dies is run again
+(Dask's own retries); a log that cannot be read is reported with its path, and the rest is
+scored. See docs/scale.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from toolexpect.scoring import CompiledSpecs, PartialScore, ScoreReport
+from toolexpect.shards import BLOCKSIZE, Shard, list_logs, score_shard, survey_log, unreadable
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+    from toolexpect.model import Spec
+
+__all__ = ["RETRIES", "Spread", "run", "score"]
+
+RETRIES = 3
+"""How many times a task that raised is run again (a task whose worker died is rescheduled
+by Dask itself, up to ``distributed.scheduler.allowed-failures`` times)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    """How the work was spread: logs, partitions, workers, and seconds per stage."""
+
+    logs: int
+    partitions: int
+    workers: int
+    scheduler: str
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+def score(
+    specs: Sequence[Spec],
+    paths: str | Sequence[str],
+    client: Client | str | None = None,
+    *,
+    fmt: str = "auto",
+    explained: int | None = None,
+    blocksize: int = BLOCKSIZE,
+) -> ScoreReport:
+    """Score the logs at ``paths`` (paths, globs, URLs) against ``specs`` on a Dask cluster:
+    ``client``, a scheduler's address, or ``None`` for a local cluster of one worker per CPU.
+    The same report :func:`toolexpect.scoring.score` gives (see :func:`run`)."""
+    return run(specs, paths, client, fmt=fmt, explained=explained, blocksize=blocksize)[0]
+
+
+def run(
+    specs: Sequence[Spec],
+    paths: str | Sequence[str],
+    client: Client | str | None = None,
+    *,
+    fmt: str = "auto",
+    explained: int | None = None,
+    blocksize: int = BLOCKSIZE,
+) -> tuple[ScoreReport, Spread]:
+    """:func:`score`, with how the work was spread (``explained`` as
+    :func:`~toolexpect.scoring.score_partition` takes it; ``blocksize``: the bytes of a stretch
+    of a local canonical JSON Lines log)."""
+    from distributed import Client, LocalCluster
+
+    seconds: dict[str, float] = {}
+    clock = time.perf_counter()
+    if client is None or isinstance(client, str):
+        cluster = None
+        if client is None:
+            # Any free port for the scheduler's HTTP server: another cluster may hold 8787.
+            cluster = LocalCluster(
+                n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True, dashboard_address=":0"
+            )
+        with cluster or contextlib.nullcontext(), Client(cluster or client) as own:
+            seconds["cluster start"] = time.perf_counter() - clock
+            report, spread = _run(own, specs, paths, fmt, explained, blocksize, seconds)
+        return report, spread
+    return _run(client, specs, paths, fmt, explained, blocksize, seconds)
+
+
+def _run(
+    client: Client,
+    specs: Sequence[Spec],
+    paths: str | Sequence[str],
+    fmt: str,
+    explained: int | None,
+    blocksize: int,
+    seconds: dict[str, float],
+) -> tuple[ScoreReport, Spread]:
+    from distributed import as_completed
+
+    clock = time.perf_counter()
+    logs, missing = list_logs([paths] if isinstance(paths, str) else list(paths))
+    compiled = CompiledSpecs.of(specs)
+    shipped = client.scatter(compiled, broadcast=True)
+    surveys = client.map(
+        survey_log, logs, range(len(logs)), fmt=fmt, blocksize=blocksize, retries=RETRIES, pure=False
+    )
+    shards: list[Shard] = [shard for found in client.gather(surveys) for shard in found]
+    seconds["plan"] = _lap(clock)
+    clock = time.perf_counter()
+    total = compiled.empty()
+    for number, finding in enumerate(missing):
+        total = total.merge(unreadable((-len(missing) + number,), finding))
+    merging = 0.0
+    futures = client.map(score_shard, [shipped] * len(shards), shards, explained=explained, retries=RETRIES)
+    shard_of = {future.key: shard for future, shard in zip(futures, shards, strict=True)}
+    arriving = as_completed(futures, with_results=True)
+    del futures  # each result leaves the cluster's memory once merged (see release below)
+    whole: dict[int, Shard] = {}
+    for future, partial in arriving:
+        future.release()
+        started = time.perf_counter()
+        if partial is None:  # a stretch with a loose call: its log is scored whole below
+            shard = shard_of[future.key]
+            whole[shard.at[0]] = Shard(shard.log, (shard.at[0], -1), shard.fmt)
+        else:
+            total = total.merge(partial)
+        merging += time.perf_counter() - started
+    if whole:
+        total = PartialScore(tuple(part for part in total.parts if part.at[0] not in whole))
+        again = client.map(
+            score_shard, [shipped] * len(whole), list(whole.values()), explained=explained, retries=RETRIES
+        )
+        for partial in client.gather(again):
+            total = total.merge(partial)
+    seconds["read and score"] = _lap(clock) - merging
+    seconds["merge"] = merging
+    clock = time.perf_counter()
+    report = compiled.finish(total)
+    seconds["finish"] = _lap(clock)
+    info = client.scheduler_info()
+    workers = len(info.get("workers", {}))
+    return report, Spread(len(logs), len(shards), workers, str(info.get("address")), seconds)
+
+
+def _lap(since: float) -> float:
+    return time.perf_counter() - since

@@ -1,0 +1,148 @@
+"""Completion: statement keywords, the forms of ``require``, argument matchers, and with a tool
+catalogue the tools' names and their parameters (with types and descriptions) and the values an
+``enum`` parameter allows.
+
+The keywords and the forms of ``require`` are read off the built parser
+(:func:`toolexpect.language.grammar.first_words`, :func:`~toolexpect.language.grammar.spellings`),
+so they follow the grammar.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from lsprotocol import types
+
+from toolexpect.catalogue import Catalogue
+from toolexpect.language.grammar import first_words, spellings
+from toolexpect.server.context import Place, place_at
+from toolexpect.server.positions import Positions
+from toolexpect.server.toolinfo import parameters, signature
+
+__all__ = ["MATCHERS", "complete"]
+
+MATCHERS: tuple[tuple[str, str, str], ...] = (
+    ("=", "=", "is present and equivalent to the value"),
+    ("= any", "=any", "is present, with any value (null included)"),
+    ("in [...]", "in [", "is present and equivalent to one of the listed values"),
+    ('~ "regex"', '~ "', "is a string in which the RE2 pattern finds a match"),
+    (">=", ">= ", "is a number (not a boolean) at least this"),
+    (">", "> ", "is a number (not a boolean) greater than this"),
+    ("<=", "<= ", "is a number (not a boolean) at most this"),
+    ("<", "< ", "is a number (not a boolean) less than this"),
+    ("!=", "!= ", "is present and not equivalent to the value"),
+    ("= N +- T", "=", "is a number within the tolerance T of N"),
+    ("?", "?", "optional: absent, or present and matching the rest of the form"),
+)
+"""Argument matchers offered after an argument's name: label, text inserted, what it matches."""
+
+_Kind = types.CompletionItemKind
+_Item = Callable[..., types.CompletionItem]
+
+
+def complete(
+    text: str, position: types.Position, positions: Positions, catalogue: Catalogue | None
+) -> list[types.CompletionItem]:
+    """The completions at ``position`` of ``text``."""
+    offset = positions.offset(position)
+    place = place_at(text, offset)
+    replace = types.Range(start=positions.position(offset - len(place.prefix)), end=position)
+
+    def item(
+        label: str,
+        kind: types.CompletionItemKind,
+        insert: str | None = None,
+        detail: str | None = None,
+        documentation: str | None = None,
+        order: str = "1",
+    ) -> types.CompletionItem:
+        return types.CompletionItem(
+            label=label,
+            kind=kind,
+            detail=detail,
+            documentation=(
+                types.MarkupContent(kind=types.MarkupKind.Markdown, value=documentation)
+                if documentation
+                else None
+            ),
+            text_edit=types.TextEdit(range=replace, new_text=label if insert is None else insert),
+            sort_text=order + label,
+        )
+
+    if place.where == "statement":
+        words = first_words("_item") if not place.in_case else first_words("_statement")
+        return [item(word, _Kind.Keyword, word + " ") for word in words]
+    if place.where == "after-require":
+        return [item(form, _Kind.Keyword, form + (" " if more else "")) for form, more in _require_forms()]
+    if place.where == "tool":
+        return _tools(catalogue, item)
+    if place.where == "argument":
+        return _arguments(place, catalogue, item)
+    if place.where == "matcher":
+        return [
+            item(label, _Kind.Operator, insert, "matcher", f"Matches when the argument {what}.")
+            for label, insert, what in MATCHERS
+        ]
+    if place.where == "value":
+        return _values(place, catalogue, item)
+    return []
+
+
+def _require_forms() -> list[tuple[str, bool]]:
+    """How each form of ``require`` goes on after the keyword, up to the first part that is not
+    a word or an operator (a number, a rule of the grammar), and whether a part follows."""
+    forms: dict[str, bool] = {}
+    for words in spellings("require_stmt").values():
+        fixed: list[str] = []
+        for word in words[1:]:
+            if spellings(word):  # a rule (`number`, ...): what the user writes there varies
+                break
+            fixed.append(word)
+        form = " ".join(fixed)
+        forms[form] = forms.get(form, False) or len(fixed) < len(words) - 1
+    return list(forms.items())
+
+
+def _tools(catalogue: Catalogue | None, item: _Item) -> list[types.CompletionItem]:
+    if catalogue is None:
+        return []
+    return [
+        item(tool.name, _Kind.Function, detail=signature(tool), documentation=tool.description or None)
+        for tool in catalogue.tools.values()
+    ]
+
+
+def _arguments(place: Place, catalogue: Catalogue | None, item: _Item) -> list[types.CompletionItem]:
+    found = [item("not", _Kind.Keyword, "not ", detail="the argument is absent", order="3")]
+    tool = catalogue.get(place.tool) if catalogue is not None and place.tool else None
+    if tool is None:
+        return found
+    for parameter in parameters(tool):
+        if parameter.name in place.given:
+            continue
+        detail = f"{parameter.types}{'' if parameter.required else ' (optional)'}"
+        found.append(
+            item(
+                parameter.name,
+                _Kind.Field,
+                detail=detail,
+                documentation=parameter.description or None,
+                order="1" if parameter.required else "2",
+            )
+        )
+    return found
+
+
+def _values(place: Place, catalogue: Catalogue | None, item: _Item) -> list[types.CompletionItem]:
+    found = [item("any", _Kind.Keyword, detail="any value, null included")]
+    tool = catalogue.get(place.tool) if catalogue is not None and place.tool else None
+    if tool is None:
+        return found
+    for parameter in parameters(tool):
+        schema = parameter.schema
+        if parameter.name == place.argument and isinstance(schema, dict):
+            for value in schema.get("enum", ()) if isinstance(schema.get("enum"), list) else ():
+                shown = json.dumps(value, ensure_ascii=False)
+                found.append(item(shown, _Kind.EnumMember, detail=f"allowed by {tool.name}"))
+    return found

@@ -1,0 +1,334 @@
+"""`score --dask` and `toolexpect.dask.score`: a real LocalCluster of two worker processes gives
+the report one process gives, in every format, through a killed worker and an unreadable shard."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from distributed import Client, LocalCluster
+from distributed.diagnostics.plugin import WorkerPlugin
+
+from toolexpect import dask as on_dask
+from toolexpect.cli import main
+from toolexpect.cli.common import load_all
+from toolexpect.logs import open_log
+from toolexpect.model import Spec
+from toolexpect.report.score import FORMATS, MAX_RUNS_SHOWN, render
+from toolexpect.scoring import ScoreReport, score
+from toolexpect.shards import survey_log
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "logs"
+
+SPEC = """
+case "a" {
+    expect f(x=1)
+    expect g
+    require accuracy >= 0.5
+}
+case "b" {
+    expect f(x="s", y=[1, 2])
+    forbid h
+}
+case "c" {
+    expect g(z ~ "^o")
+    require no unexpected calls
+}
+"""
+
+
+@pytest.fixture(scope="session")
+def client() -> Iterator[Client]:
+    """One local cluster of two worker processes for the whole session."""
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        Client(cluster) as connected,
+    ):
+        yield connected
+
+
+def _line(rng: random.Random) -> str:
+    case = rng.choice(["a", "b", "c", "a", "b", "c", "nobody", "other"])
+    calls = []
+    for _ in range(rng.randrange(5)):
+        name = rng.choice("fghk")
+        args = {"x": rng.choice([1, 1.0, "s", True]), "y": rng.choice([[1, 2], [1.0, 2]]), "z": "ok"}
+        calls.append({"name": name, "arguments": args})
+    record: dict[str, object] = {"tool_calls": calls}
+    if rng.random() < 0.97:
+        record["id"] = case
+    return json.dumps(record)
+
+
+@pytest.fixture(scope="module")
+def shards(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
+    """A spec and a log in five shards: three canonical JSON Lines shards (one with a line that is
+    not JSON), an Anthropic stream and an MCP session (runs that span many records)."""
+    folder = tmp_path_factory.mktemp("shards")
+    spec = folder / "spec.expect"
+    spec.write_text(SPEC, encoding="utf-8")
+    rng = random.Random(17)
+    logs = []
+    for number in range(3):
+        lines = [_line(rng) for _ in range(250)]
+        if number == 1:
+            lines.insert(123, "{not json")
+        log = folder / f"part-{number}.jsonl"
+        log.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        logs.append(log)
+    for name in ("anthropic/stream.jsonl", "mcp/session.jsonl"):
+        log = folder / f"part-{len(logs)}-{name.replace('/', '-')}"
+        shutil.copy(FIXTURES / name, log)
+        logs.append(log)
+    return spec, logs
+
+
+def _specs(*paths: Path | str) -> list[Spec]:
+    files, _ = load_all([str(path) for path in paths])
+    return [f.spec for f in files.values() if f.spec is not None]
+
+
+def _single(specs: list[Spec], logs: list[Path], explained: int | None = None) -> ScoreReport:
+    readers = [open_log(log) for log in logs]
+    report = score(specs, (sample for reader in readers for sample in reader), explained=explained)
+    from dataclasses import replace
+
+    return replace(report, log_diagnostics=tuple(d for r in readers for d in r.diagnostics))
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["score", *argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+ALL_FORMATS = (*FORMATS, "html")
+
+
+@pytest.mark.parametrize("fmt", ALL_FORMATS)
+def test_example_specs_and_log_give_the_single_process_report(
+    client: Client, fmt: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's example (specs/ and specs/logs/run.jsonl) gives byte for byte the report of
+    one process, in every format, exit code and messages included."""
+    argv = ["specs", "--log", "specs/logs/run.jsonl", "--format", fmt]
+    monkeypatch.chdir(ROOT)
+    single = _cli(capsys, *argv)
+    spread = _cli(capsys, *argv, "--dask", client.scheduler.address)
+    assert spread == single
+    assert single[1]
+
+
+@pytest.mark.parametrize("fmt", ALL_FORMATS)
+def test_sharded_log_gives_the_single_process_report(
+    client: Client, shards: tuple[Path, list[Path]], fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A log in several shards, given as a glob, gives the report of one process given every shard,
+    findings on standard error included."""
+    spec, logs = shards
+    single = _cli(capsys, str(spec), *[f"--log={log}" for log in logs], "--format", fmt)
+    glob = str(logs[0].parent / "part-*")
+    spread = _cli(capsys, str(spec), "--log", glob, "--format", fmt, "--dask", client.scheduler.address)
+    assert spread == single
+    assert "R401" in single[2]
+
+
+def test_stretches_of_a_log_merge_into_the_single_process_report(
+    client: Client, shards: tuple[Path, list[Path]]
+) -> None:
+    """Cut into stretches of 4 KiB (a dozen partitions and more), the shards give, in every format, what
+    one process gives (the JSON report explains every failing run, the others a few); streams and
+    sessions stay whole, one partition each."""
+    spec, logs = shards
+    specs = _specs(spec)
+    for explained, formats in ((None, ["json"]), (MAX_RUNS_SHOWN, [f for f in FORMATS if f != "json"])):
+        paths = [str(log) for log in logs]
+        report, spread = on_dask.run(specs, paths, client, blocksize=4096, explained=explained)
+        single = _single(specs, logs, explained)
+        assert spread.partitions > 3 * 4 + 2
+        assert spread.workers == 2
+        for fmt in formats:
+            assert render(report, fmt) == render(single, fmt)
+    assert len(survey_log(str(logs[3]), 3, blocksize=64)) == 1
+    assert len(survey_log(str(logs[4]), 4, blocksize=64)) == 1
+
+
+def test_loose_calls_are_scored_with_their_whole_log(client: Client, tmp_path: Path) -> None:
+    """A canonical log of one call per line (one run for the whole log) is never cut."""
+    log = tmp_path / "calls.jsonl"
+    shutil.copy(FIXTURES / "canonical" / "call_per_line.jsonl", log)
+    spec = tmp_path / "one.expect"
+    spec.write_text("expect get_weather\n", encoding="utf-8")
+    specs = _specs(spec)
+    report = on_dask.score(specs, [str(log)], client, blocksize=16)
+    assert report == _single(specs, [log])
+    assert report.cases[0].result.runs == 1
+
+
+def test_without_an_address_a_local_cluster_is_started_and_closed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--dask` alone starts a local cluster of a worker per CPU, scores, and closes it."""
+    monkeypatch.chdir(ROOT)
+    argv = ["specs", "--log", "specs/logs/run.jsonl", "--format", "json"]
+    single = _cli(capsys, *argv)
+    code, out, err = _cli(capsys, *argv, "--dask", "-v")
+    assert (code, out) == single[:2]
+    assert f"on {os.cpu_count()} worker" in err
+    assert "cluster start" in err
+
+
+def test_python_api_returns_the_single_process_report(client: Client) -> None:
+    """`toolexpect.dask.score(specs, paths, client)` is the `ScoreReport` that `score` gives."""
+    specs = _specs(ROOT / "specs")
+    log = ROOT / "specs" / "logs" / "run.jsonl"
+    report = on_dask.score(specs, str(log), client)
+    assert report == _single(specs, [log])
+    assert report.cases
+
+
+def test_address_and_verbose_say_how_the_work_was_spread(
+    client: Client, shards: tuple[Path, list[Path]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With -v, standard error names the partitions, the workers and the seconds of each stage."""
+    spec, logs = shards
+    code, _, err = _cli(
+        capsys, str(spec), "--log", str(logs[0]), "--dask", client.scheduler.address, "-v"
+    )
+    assert code == 1
+    assert "1 log in 1 partition on 2 workers" in err
+    for stage in ("plan", "read and score", "merge", "finish"):
+        assert f"{stage} " in err
+
+
+class _KillOnce(WorkerPlugin):
+    """Ends its worker's process the first time a shard starts to be scored (a marker file says
+    it happened, so the worker that takes the task over lives)."""
+
+    name = "kill-once"
+
+    def __init__(self, marker: str) -> None:
+        self.marker = marker
+
+    def transition(self, key: object, start: str, finish: str, **kwargs: object) -> None:
+        if finish == "executing" and "score_shard" in str(key) and not os.path.exists(self.marker):
+            Path(self.marker).write_text("killed", encoding="utf-8")
+            os._exit(1)
+
+
+def test_a_worker_killed_mid_run_still_gives_the_same_report(
+    client: Client, shards: tuple[Path, list[Path]], tmp_path: Path
+) -> None:
+    """A worker process that dies while it scores a shard: Dask runs the task again elsewhere,
+    and the report is the one a single process gives."""
+    spec, logs = shards
+    specs = _specs(spec)
+    marker = tmp_path / "killed"
+    client.register_plugin(_KillOnce(str(marker)))
+    try:
+        report = on_dask.score(specs, [str(log) for log in logs], client, blocksize=4096)
+    finally:
+        client.unregister_worker_plugin(_KillOnce.name)
+    assert marker.exists()
+    assert report == _single(specs, logs)
+    client.wait_for_workers(2)
+
+
+def test_an_unreadable_shard_is_reported_with_its_path_and_the_rest_is_scored(
+    client: Client, shards: tuple[Path, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A shard that is not UTF-8 and one that does not exist are findings naming them; every other
+    shard is scored, and the command fails."""
+    spec, logs = shards
+    broken = tmp_path / "broken.jsonl"
+    broken.write_bytes(b'{"id": "a", "tool_calls": []}\n\xff\xfe not text\n')
+    missing = tmp_path / "missing.jsonl"
+    given = [str(logs[0]), str(broken), str(missing), str(logs[2])]
+    specs = _specs(spec)
+    report = on_dask.score(specs, given, client, blocksize=4096)
+    readable = _single(specs, [logs[0], logs[2]])
+    assert [o.result for o in report.cases][1:] == [o.result for o in readable.cases][1:]
+    found = {(d.code, d.path) for d in report.log_diagnostics}
+    assert {("R400", str(broken)), ("R400", str(missing))} <= found
+    assert not report.ok
+    code, out, err = _cli(
+        capsys, str(spec), *[f"--log={log}" for log in given], "--dask", client.scheduler.address
+    )
+    assert code == 1
+    assert str(missing) in err and str(broken) in err
+    assert "could not be read" in out
+
+
+def test_a_glob_that_matches_nothing_is_a_finding(client: Client, tmp_path: Path) -> None:
+    """A glob naming no file is reported as such, never silently skipped."""
+    specs = _specs(ROOT / "specs")
+    report = on_dask.score(specs, [str(tmp_path / "none-*.jsonl")], client)
+    assert [(d.code, d.path) for d in report.log_diagnostics] == [("R400", str(tmp_path / "none-*.jsonl"))]
+    assert "no log matches" in report.log_diagnostics[0].message
+
+
+def test_a_url_is_read_through_fsspec_in_stretches_and_named_as_given(
+    client: Client, shards: tuple[Path, list[Path]]
+) -> None:
+    """A canonical log named by an fsspec URL (here a cached local file) is cut into stretches
+    read by the workers; its findings and unused samples name the URL, at the right lines."""
+    spec, logs = shards
+    specs = _specs(spec)
+    url = f"simplecache::file://{logs[1]}"
+    report, spread = on_dask.run(specs, [url], client, blocksize=4096)
+    single = _single(specs, [logs[1]])
+    assert spread.partitions > 3
+    assert report.cases == single.cases
+    assert [(u.id, u.count, u.path, u.line) for u in report.unused] == [
+        (u.id, u.count, url, u.line) for u in single.unused
+    ]
+    assert [(d.code, d.path, d.span) for d in report.log_diagnostics] == [
+        (d.code, url, d.span) for d in single.log_diagnostics
+    ]
+    assert report.log_diagnostics
+
+
+def test_a_url_whose_filesystem_is_missing_is_a_finding(client: Client) -> None:
+    """A bucket glob or object whose fsspec filesystem is not installed is a finding naming it."""
+    specs = _specs(ROOT / "specs")
+    given = ["nosuchstore://bucket/runs-*.jsonl", "nosuchstore://bucket/run.jsonl"]
+    report = on_dask.score(specs, given, client)
+    assert [(d.code, d.path) for d in report.log_diagnostics] == [("R400", url) for url in given]
+
+
+def test_a_scheduler_that_cannot_be_reached_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No scheduler at the address: exit 2 and a message naming it, never a traceback."""
+    import dask
+
+    monkeypatch.chdir(ROOT)
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        code, out, err = _cli(capsys, "specs", "--log", "specs/logs/run.jsonl", "--dask", "tcp://127.0.0.1:9")
+    assert (code, out) == (2, "")
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err
+
+
+@pytest.mark.parametrize(
+    ("option", "problem"),
+    [
+        (["--jobs", "2"], "-j cannot be used with --dask"),
+        (["--tools", "specs/tools.json"], "--tools"),
+        (["specs"], "--dask takes a scheduler's address (tcp://HOST:8786), not 'specs'"),
+    ],
+)
+def test_options_that_do_not_go_with_dask_are_refused(
+    option: list[str], problem: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """-j and --tools with --dask, and a spec path taken for its address, are usage errors that
+    say why."""
+    monkeypatch.chdir(ROOT)
+    code, _, err = _cli(capsys, "specs", "--log", "specs/logs/run.jsonl", "--dask", *option)
+    assert code == 2
+    assert problem in err

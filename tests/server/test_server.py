@@ -1,0 +1,275 @@
+"""``toolexpect server`` driven by a real LSP client over stdio (pygls's ``LanguageClient``
+starting ``python -m toolexpect server``): diagnostics as ``lint`` gives them, formatting as
+``format`` writes, completion, hover and the outline, in a project whose pyproject.toml names a
+tool catalogue and a line length. One server serves the whole module."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+
+from toolexpect.cli import main
+
+from .editor import Editor
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project folder: pyproject.toml with the example catalogue and a line length of 60."""
+    folder = tmp_path_factory.mktemp("project")
+    (folder / "pyproject.toml").write_text(
+        '[tool.toolexpect]\ntools = "tools.json"\nline-length = 60\n', encoding="utf-8"
+    )
+    shutil.copy(ROOT / "specs" / "tools.json", folder / "tools.json")
+    (folder / "specs").mkdir()
+    return folder
+
+
+@pytest.fixture(scope="module")
+def editor(project: Path) -> Iterator[Editor]:
+    """One server for the module, initialised as VS Code would (UTF-16 positions)."""
+    started = Editor(project)
+    yield started
+    started.close()
+
+
+def cli(*argv: str) -> tuple[int, str]:
+    """Run ``toolexpect`` in this process: exit code and standard output."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        code = main(list(argv))
+    return code, out.getvalue()
+
+
+def lint_json(path: Path, *tools: str) -> list[dict[str, object]]:
+    """What ``toolexpect lint --format json`` reports for ``path``: code, message and place."""
+    _code, out = cli("lint", "--format", "json", *tools, str(path))
+    keys = ("code", "message", "line", "column", "end_line", "end_column")
+    return [{key: found[key] for key in keys} for found in json.loads(out)]
+
+
+def as_lint(diagnostic: types.Diagnostic) -> dict[str, object]:
+    """An LSP diagnostic in the terms of ``lint --format json`` (1-based lines and columns)."""
+    place = diagnostic.range
+    return {
+        "code": diagnostic.code,
+        "message": diagnostic.message.split("\nhelp: ")[0],
+        "line": place.start.line + 1,
+        "column": place.start.character + 1,
+        "end_line": place.end.line + 1,
+        "end_column": place.end.character + 1,
+    }
+
+
+BROKEN = 'case "berlin" {\n    expect get_weather(city="Berlin"\n}\n'
+FIXED = 'case "berlin" {\n    expect get_weather(city="Berlin")\n}\n'
+
+
+def test_a_syntax_error_arrives_as_lint_reports_it_and_clears_when_fixed(
+    editor: Editor, project: Path
+) -> None:
+    """Opening a spec with an error publishes lint's diagnostic at its range; fixing it clears it."""
+    path = project / "specs" / "broken.expect"
+    diagnostics = editor.open(path, BROKEN)
+    expected = lint_json(path)
+    assert [d["code"] for d in expected] == ["P100"]
+    assert [as_lint(d) for d in diagnostics] == expected
+    end_of_call = len('    expect get_weather(city="Berlin"')
+    assert diagnostics[0].range == types.Range(
+        start=types.Position(line=1, character=end_of_call),
+        end=types.Position(line=1, character=end_of_call + 1),
+    )
+    assert diagnostics[0].severity == types.DiagnosticSeverity.Error
+    assert diagnostics[0].source == "toolexpect"
+    assert "\nhelp: " in diagnostics[0].message
+    assert editor.change(path, FIXED) == []
+
+
+def test_a_burst_of_changes_publishes_only_diagnostics_of_the_text_they_were_made_from(
+    editor: Editor, project: Path
+) -> None:
+    """Changes sent faster than the server analyses are taken together: the last text gets its
+    diagnostics, and any earlier publication is of an earlier version, in order, never after."""
+    path = project / "specs" / "burst.expect"
+    editor.open(path, FIXED)
+    start = len(editor.history)
+    texts = [FIXED.replace('"Berlin"', f'"Berlin {i}"') for i in range(5)] + [BROKEN]
+    diagnostics = editor.change(path, *texts)
+    assert [d.code for d in diagnostics] == ["P100"]
+    versions = [v for u, v, _ in editor.history[start:] if u == path.as_uri()]
+    assert versions == sorted(versions) and versions[-1] == 7
+    assert all(found == [] for u, v, found in editor.history[start:] if u == path.as_uri() and v != 7)
+
+
+def test_catalogue_checks_apply_from_the_documents_pyproject(editor: Editor, project: Path) -> None:
+    """With ``tools`` in the nearest pyproject.toml, the catalogue findings are those of
+    ``lint --tools``, at the same places."""
+    text = (
+        'case "weather" {\n    expect get_wether(city="Berlin")\n    expect get_weather(town="Berlin")\n}\n'
+    )
+    path = project / "specs" / "tools.expect"
+    diagnostics = editor.open(path, text)
+    expected = lint_json(path, "--tools", str(project / "tools.json"))
+    assert [d["code"] for d in expected] == ["T500", "T501"]
+    assert [as_lint(d) for d in diagnostics] == expected
+
+
+def test_positions_count_utf16_units(editor: Editor, project: Path) -> None:
+    """A character outside the BMP before the error counts two UTF-16 units, as VS Code counts."""
+    text = 'expect get_weather(city="\U0001f600") $\n'
+    diagnostics = editor.open(project / "specs" / "emoji.expect", text)
+    assert [d.code for d in diagnostics] == ["P101"]
+    before = len('expect get_weather(city="') + 2 + len('") ')
+    assert diagnostics[0].range.start == types.Position(line=0, character=before)
+
+
+UNFORMATTED = (
+    '# weather\ncase   "berlin" {\n'
+    '  expect get_weather(city="Berlin", unit in ["celsius", "fahrenheit"], days=3)\n'
+    "   require   no unexpected calls\n}\n"
+)
+
+
+def test_formatting_gives_what_toolexpect_format_writes(editor: Editor, project: Path) -> None:
+    """The formatting edit replaces the whole document with what ``toolexpect format`` writes,
+    with the line length of pyproject.toml (60: the call is wrapped); formatted, it has no edit."""
+    path = project / "specs" / "format.expect"
+    editor.open(path, UNFORMATTED)
+    edits = editor.format(path)
+    assert edits is not None and len(edits) == 1
+    assert edits[0].range == types.Range(
+        start=types.Position(line=0, character=0), end=types.Position(line=5, character=0)
+    )
+    assert cli("format", "--line-length", "60", str(path))[0] == 0
+    formatted = path.read_text(encoding="utf-8")
+    assert edits[0].new_text == formatted
+    assert "    expect get_weather(\n" in formatted
+    editor.change(path, formatted)
+    assert editor.format(path) == []
+
+
+def test_a_spec_that_does_not_parse_gets_no_formatting_edit(editor: Editor, project: Path) -> None:
+    """Format refuses what does not parse; so does the server."""
+    path = project / "specs" / "broken-format.expect"
+    editor.open(path, BROKEN)
+    assert not editor.format(path)
+
+
+@pytest.fixture(scope="module")
+def typing(editor: Editor, project: Path) -> Path:
+    """An open document whose text each completion test replaces."""
+    path = project / "specs" / "typing.expect"
+    editor.open(path, "")
+    return path
+
+
+def complete(editor: Editor, path: Path, text: str) -> list[types.CompletionItem]:
+    """The completions where ``|`` stands in ``text`` (at its end without one)."""
+    cursor = text.index("|") if "|" in text else len(text)
+    text = text.replace("|", "")
+    editor.change(path, text)
+    before = text[:cursor].split("\n")
+    return editor.complete(path, len(before) - 1, len(before[-1]))
+
+
+def test_inside_a_call_completion_offers_the_catalogues_parameters(editor: Editor, typing: Path) -> None:
+    """Inside ``expect get_weather(`` the parameters come with their types and descriptions."""
+    items = complete(editor, typing, 'case "c" {\n    expect get_weather(|\n}\n')
+    by_label = {item.label: item for item in items}
+    assert {"city", "unit", "days", "not"} <= set(by_label)
+    assert by_label["city"].detail == "string"
+    assert by_label["days"].detail == "integer (optional)"
+    documentation = by_label["city"].documentation
+    assert isinstance(documentation, types.MarkupContent)
+    assert documentation.value == "City name, e.g. Berlin"
+
+
+def test_parameters_already_given_are_not_offered_again(editor: Editor, typing: Path) -> None:
+    """After ``city="Berlin", `` the call still offers ``unit`` and ``days``, not ``city``."""
+    labels = {item.label for item in complete(editor, typing, 'expect get_weather(city="Berlin", u')}
+    assert {"unit", "days"} <= labels
+    assert "city" not in labels
+
+
+def test_statement_keywords_tools_require_forms_and_matchers(editor: Editor, typing: Path) -> None:
+    """Keywords where a statement starts, tools after ``expect``, the forms of ``require`` after
+    it, matchers after an argument's name, enum values after ``=``, nothing inside a string."""
+    statement = {i.label for i in complete(editor, typing, 'case "c" {\n    |\n}\n')}
+    assert {"expect", "forbid", "question", "require"} <= statement
+    assert "case" not in statement
+    assert "case" in {i.label for i in complete(editor, typing, "")}
+    tools = complete(editor, typing, "expect get_")
+    assert {"get_weather", "get_forecast"} <= {i.label for i in tools}
+    weather = next(i for i in tools if i.label == "get_weather")
+    assert weather.detail == "get_weather(city: string, unit?: string, days?: integer)"
+    assert weather.text_edit == types.TextEdit(
+        range=types.Range(
+            start=types.Position(line=0, character=7), end=types.Position(line=0, character=11)
+        ),
+        new_text="get_weather",
+    )
+    forms = {i.label for i in complete(editor, typing, "require ")}
+    assert {"accuracy >=", "no unexpected calls", "no tool calls", "order", "pass rate >="} <= forms
+    matchers = {i.label for i in complete(editor, typing, "expect get_weather(city ")}
+    assert {"=", "in [...]", '~ "regex"', ">=", "= any"} <= matchers
+    values = {i.label for i in complete(editor, typing, "expect get_weather(unit=")}
+    assert {'"celsius"', '"fahrenheit"', "any"} <= values
+    assert complete(editor, typing, 'expect get_weather(city="Ber') == []
+
+
+def test_hover_shows_the_schema_of_a_tool_and_of_an_argument(editor: Editor, project: Path) -> None:
+    """On the tool: its signature, description and parameters schema; on an argument: its own."""
+    path = project / "specs" / "hover.expect"
+    editor.open(path, 'expect get_weather(city="Berlin", unit="celsius")\n')
+    on_tool = editor.hover(path, 0, 10)
+    assert on_tool is not None
+    assert "get_weather(city: string, unit?: string, days?: integer)" in on_tool
+    assert "Current weather and a short forecast for a city." in on_tool
+    assert '"required": [\n    "city"\n  ]' in on_tool
+    on_unit = editor.hover(path, 0, 36)
+    assert on_unit is not None
+    assert "get_weather(unit?: string)" in on_unit
+    assert '"enum": [\n    "celsius",\n    "fahrenheit"\n  ]' in on_unit
+    assert editor.hover(path, 0, 3) is None  # on `expect`
+
+
+def test_hover_works_in_a_spec_that_does_not_parse_yet(editor: Editor, project: Path) -> None:
+    """While a call is being written, hover still finds the tool and the argument."""
+    path = project / "specs" / "hover-typing.expect"
+    editor.open(path, 'expect get_weather(city="Berlin", unit=\n')
+    on_tool = editor.hover(path, 0, 10)
+    assert on_tool is not None and "Current weather" in on_tool
+    on_unit = editor.hover(path, 0, 36)
+    assert on_unit is not None and "get_weather(unit?: string)" in on_unit
+
+
+def test_symbols_list_cases_and_their_statements(editor: Editor, project: Path) -> None:
+    """The outline holds each case with its question, expectations, forbids and requirements."""
+    text = (
+        "expect ping\n\n"
+        'case "berlin" {\n    question "Weather?"\n    expect get_weather(city="Berlin") then get_forecast\n'
+        "    forbid delete_user\n    require accuracy >= 0.5\n}\n"
+    )
+    path = project / "specs" / "outline.expect"
+    editor.open(path, text)
+    outline = [
+        (s.name, [c.name for c in s.children or []], s.range.start.line, s.range.end.line)
+        for s in editor.symbols(path)
+    ]
+    children = [
+        "question",
+        "expect get_weather",
+        "expect get_forecast",
+        "forbid delete_user",
+        "require accuracy",
+    ]
+    assert outline == [("outline", ["expect ping"], 0, 0), ("berlin", children, 2, 7)]
