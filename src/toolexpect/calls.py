@@ -8,7 +8,7 @@ from typing import Any
 
 from toolexpect.model import Json
 
-__all__ = ["RecordedSample", "ToolCall"]
+__all__ = ["RecordedSample", "SampleFacts", "ToolCall"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,10 +59,32 @@ class ToolCall:
 
 
 @dataclass(frozen=True, slots=True)
+class SampleFacts:
+    """What the record of a sample says beyond its calls, for pairing it with a case.
+
+    ``question``: the conversation's first user message, whitespace normalised; ``key``: the
+    value of the field named with ``--case-from``; ``history``: one digest per prefix of the
+    request's messages (empty when the record holds no request), so that a later record whose
+    history begins with this one's is known to continue it; ``names``: places in the record
+    (``(path, value)``) whose text is a case name, kept only for a record that pairs with no
+    case, to suggest a pairing option.
+    """
+
+    question: str | None = None
+    key: str | None = None
+    history: tuple[int, ...] = ()
+    names: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class RecordedSample:
-    """The ordered calls of one recorded run, with the id that pairs it with a case."""
+    """The ordered calls of one recorded run, with the id that pairs it with a case.
+
+    ``facts`` is set when the sample was read for pairing (see ``toolexpect.pairing``).
+    """
 
     id: str | None
     calls: tuple[ToolCall, ...]
     path: str | None = field(default=None, compare=False)
     line: int | None = field(default=None, compare=False)
+    facts: SampleFacts | None = field(default=None, compare=False)

@@ -112,6 +112,8 @@ _TABLE: tuple[Code, ...] = (
     Code("R405", "log-too-large", Severity.ERROR, "a log line or document beyond the size limit"),
     Code("R410", "duplicate-call", Severity.NOTE, "a call logged twice, counted once"),
     Code("R411", "no-call-content", Severity.WARNING, "a trace whose spans do not record call content"),
+    Code("R420", "unpaired-runs", Severity.WARNING, "recorded runs and cases that did not pair"),
+    Code("R421", "ambiguous-question", Severity.WARNING, "a question that several cases ask"),
     # T: tool catalogues
     Code("T500", "unknown-tool", Severity.ERROR, "a tool the catalogue does not declare"),
     Code("T501", "unknown-argument", Severity.ERROR, "an argument the tool does not take"),

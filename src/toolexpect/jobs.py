@@ -22,7 +22,7 @@ from typing import BinaryIO
 from toolexpect.diagnostics import Diagnostic
 from toolexpect.logs import LogError, LogReader, canonical
 from toolexpect.logs._base import Context, Record
-from toolexpect.logs._source import open_source, read_lines
+from toolexpect.logs._source import read_lines
 from toolexpect.model import Spec
 from toolexpect.scoring import CompiledSpecs, PartialScore, Position, ScoreReport, score, score_partition
 
@@ -107,7 +107,7 @@ def score_log(
     loose calls, is scored in this process. ``LogError`` as reading the log would raise it.
     """
     path = reader.path
-    if jobs > 1 and reader.format == canonical.NAME and open_source(path, Context(path)).lines:
+    if jobs > 1 and reader.format == canonical.NAME and reader.splittable:
         parts = stretches(path, jobs)
         if len(parts) > 1:
             compiled = CompiledSpecs.of(specs)

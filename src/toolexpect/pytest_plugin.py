@@ -23,6 +23,8 @@ __all__ = ["CaseItem", "SpecFileNode", "ToolexpectCaseFailure", "tool_calls"]
 
 _SPECS = "toolexpect_specs"
 _LOGS = "toolexpect_log"
+_PAIR_BY = "toolexpect_pair_by"
+_CASE_FROM = "toolexpect_case_from"
 _INI_SPECS = "toolexpect_specs"
 _INI_LOGS = "toolexpect_logs"
 
@@ -45,7 +47,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="append",
         default=[],
         metavar="LOG",
-        help="a recorded log to score the spec cases against (repeat the flag for more)",
+        help="a recorded log to score the spec cases against: a file, a folder, a glob or - "
+        "(repeat the flag for more)",
+    )
+    group.addoption(
+        "--toolexpect-pair-by",
+        dest=_PAIR_BY,
+        choices=("id", "question", "file"),
+        default=None,
+        help="pair recorded runs with cases by id (the default), question or log file name",
+    )
+    group.addoption(
+        "--toolexpect-case-from",
+        dest=_CASE_FROM,
+        default=None,
+        metavar="PATH",
+        help="pair each record with the case named by this field (metadata.case, /metadata/case)",
     )
     parser.addini(
         _INI_SPECS, "spec files or folders whose cases become test items", type="paths", default=[]
@@ -60,6 +77,7 @@ class _Sources:
         specs = [str(p) for p in config.getoption(_SPECS)] or [str(p) for p in config.getini(_INI_SPECS)]
         logs = [str(p) for p in config.getoption(_LOGS)] or [str(p) for p in config.getini(_INI_LOGS)]
         asked = bool(specs or logs)
+        from toolexpect.pairing import PairingOptions
         from toolexpect.settings import SettingsError, find_settings
 
         try:
@@ -67,7 +85,10 @@ class _Sources:
             specs = specs or _absolute(settings, "specs")
             logs = logs or _absolute(settings, "logs")
             self.log_format = settings.text("log-format") or "auto"
-        except SettingsError as error:
+            pair_by = config.getoption(_PAIR_BY) or settings.choice("pair-by", ("id", "question", "file"))
+            case_from = config.getoption(_CASE_FROM) or settings.text("case-from")
+            self.pairing = PairingOptions.of({"pair-by": pair_by or "id", "case-from": case_from})
+        except (SettingsError, ValueError) as error:
             raise pytest.UsageError(str(error)) from None
         if asked and bool(specs) != bool(logs):
             raise pytest.UsageError(
@@ -135,7 +156,8 @@ class _Scores:
 
     def _score(self) -> None:
         from toolexpect.inputs import distinct_logs, repeated_case_names
-        from toolexpect.logs import LogError, open_log
+        from toolexpect.logs import LogError, open_logs
+        from toolexpect.pairing import pair_runs
         from toolexpect.report.diagnostics import render
         from toolexpect.scoring import score
 
@@ -144,8 +166,9 @@ class _Scores:
             paths, repeated = distinct_logs(sources.logs)
             names = [(self._shown(spec.path), [c.name for c in spec.cases]) for spec in self.specs]
             self.summary.extend(f"warning: {w}" for w in [*repeated_case_names(names), *repeated])
-            logs = [open_log(p, sources.log_format) for p in paths]
-            report = score(self.specs, self._keep(sample for log in logs for sample in log))
+            logs = open_logs(paths, sources.log_format)
+            paired = pair_runs(self.specs, logs, sources.pairing)
+            report = score(self.specs, self._keep(paired))
         except LogError as error:
             self.error = "cannot read the recorded log:\n" + render([error.diagnostic], "full")
             return
@@ -153,6 +176,8 @@ class _Scores:
         findings = [d for log in logs for d in log.diagnostics]
         if findings:
             self.summary.append(render(findings, "concise"))
+        if paired.diagnostics:
+            self.summary.append(render(paired.diagnostics, "full"))
         for unused in report.unused:
             name = "samples without an id" if unused.id is None else f'samples with id "{unused.id}"'
             self.summary.append(f"{unused.count} unused {name} ({unused.reason})")

@@ -76,7 +76,7 @@ def test_lint_format_and_calls_take_their_settings(project: Path, capsys: pytest
     code, _, err = _run(capsys, "format", "--check")
     assert code == 1 and "would reformat ../elsewhere/ugly.expect" in err
     code, out, _ = _run(capsys, "calls")
-    assert code == 0 and out.startswith("sample 1 'a': 1 call")
+    assert code == 0 and out.startswith("log ../runs/pass.jsonl: canonical\n\nsample 1 'a': 1 call")
 
 
 @pytest.mark.parametrize(

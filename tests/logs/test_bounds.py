@@ -1,4 +1,4 @@
-"""Reading a log is bounded: long lines, large documents, devices and FIFOs give an R4xx, never a hang."""
+"""Reading a log is bounded: long lines, large documents and devices give an R4xx, never a hang."""
 
 from __future__ import annotations
 
@@ -48,13 +48,22 @@ def test_a_device_is_refused(argv: list[str], tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
-def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
-    """A FIFO is refused before it is opened, so nothing waits for a writer."""
+def test_a_fifo_is_read_once_and_line_by_line(tmp_path: Path) -> None:
+    """A FIFO is opened once and read as its writer writes (see tests/logs/test_sources.py)."""
     fifo = tmp_path / "log.fifo"
     os.mkfifo(fifo)
-    done = _toolexpect("calls", str(fifo))
-    assert done.returncode == 2
-    assert "not a regular file" in done.stderr
+    child = subprocess.Popen(
+        [sys.executable, "-m", "toolexpect", "calls", str(fifo)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_limited,
+    )
+    with open(fifo, "w", encoding="utf-8") as writer:
+        writer.write(json.dumps(CALL) + "\n")
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 0, err
+    assert "sample 1 'w': 1 call" in out
 
 
 def test_a_line_beyond_the_limit_stops_reading_at_its_place(

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import secrets
 import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from toolexpect.diagnostics import Diagnostic
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.style import Style
 from toolexpect.specfile import SpecFile, find_spec_files, load_spec_file
+
+if TYPE_CHECKING:
+    pass
 
 __all__ = [
     "EXIT_BELOW",
@@ -25,12 +29,14 @@ __all__ = [
     "LOG_FORMAT_NAMES",
     "TOOLS_FORMAT_NAMES",
     "UNREADABLE",
+    "add_pairing_arguments",
     "load_all",
     "load_tools",
     "no_spec_files",
     "print_diagnostics",
     "replacing",
     "report_log_diagnostics",
+    "report_pairing_diagnostics",
     "sources_of",
     "write_text",
 ]
@@ -197,3 +203,26 @@ def report_log_diagnostics(diagnostics: Sequence[Diagnostic], err: IO[str]) -> N
         print(diagnostic_report.render(diagnostics, "concise"), file=err)
 
 
+
+
+def report_pairing_diagnostics(diagnostics: Sequence[Diagnostic], err: IO[str]) -> None:
+    """Print what pairing runs with cases found, with its help line, on standard error."""
+    if diagnostics:
+        print(diagnostic_report.render(diagnostics, "full", style=Style.of(err)), file=err)
+
+
+def add_pairing_arguments(command: argparse.ArgumentParser) -> None:
+    """``--pair-by`` and ``--case-from``: how recorded runs pair with cases (docs/logs.md)."""
+    command.add_argument(
+        "--pair-by",
+        choices=("id", "question", "file"),
+        metavar="{id,question,file}",
+        help="pair runs with cases by their id (the default), the cases' question, or the log "
+        "file's name (default: pair-by in [tool.toolexpect])",
+    )
+    command.add_argument(
+        "--case-from",
+        metavar="PATH",
+        help="pair each record with the case named by this field (metadata.case or "
+        "/metadata/case; default: case-from in [tool.toolexpect])",
+    )

@@ -7,7 +7,13 @@ import sys
 from collections.abc import Callable
 
 from toolexpect import __version__
-from toolexpect.cli.common import EXIT_USAGE, FAIL_ON, LOG_FORMAT_NAMES, TOOLS_FORMAT_NAMES
+from toolexpect.cli.common import (
+    EXIT_USAGE,
+    FAIL_ON,
+    LOG_FORMAT_NAMES,
+    TOOLS_FORMAT_NAMES,
+    add_pairing_arguments,
+)
 from toolexpect.cli.snapshot import add_snapshot_parser
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.diff import FORMATS as DIFF_FORMATS
@@ -82,13 +88,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--log",
         action="append",
         metavar="LOG",
-        help="a recorded log; repeat the flag for more (default: logs in [tool.toolexpect])",
+        help="a recorded log: a file, - for standard input, a folder or a glob; repeat the flag for "
+        "more (default: logs in [tool.toolexpect])",
     )
     score.add_argument(
         "--log-format",
         metavar="NAME",
         help=f"log format: auto (the default) or one of {LOG_FORMAT_NAMES}",
     )
+    add_pairing_arguments(score)
     score.add_argument(
         "--format",
         choices=SCORE_FORMATS,
@@ -176,17 +184,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     calls = commands.add_parser("calls", help="print the tool calls found in recorded logs")
     calls.add_argument(
-        "logs", nargs="*", metavar="LOG", help="recorded logs (default: logs in [tool.toolexpect])"
+        "logs",
+        nargs="*",
+        metavar="LOG",
+        help="recorded logs: files, - for standard input, folders or globs (default: logs in "
+        "[tool.toolexpect])",
     )
     calls.add_argument(
         "--log-format",
         metavar="NAME",
         help=f"log format: auto (the default) or one of {LOG_FORMAT_NAMES}",
     )
+    add_pairing_arguments(calls)
     calls.add_argument("--format", choices=("table", "json"), default="table", help="output format")
     add_snapshot_parser(commands)
     commands.add_parser("server", help="run the language server for editors over stdio (toolexpect[lsp])")
     return parser
+
 
 
 def _at_least_one(what: str) -> Callable[[str], int]:

@@ -17,6 +17,7 @@ from toolexpect.cli.common import (
     print_diagnostics,
     replacing,
     report_log_diagnostics,
+    report_pairing_diagnostics,
     write_text,
 )
 from toolexpect.diagnostics import Diagnostic, Severity
@@ -27,6 +28,7 @@ from toolexpect.specfile import SpecFile
 
 if TYPE_CHECKING:
     from toolexpect.calls import RecordedSample
+    from toolexpect.pairing import PairingOptions
     from toolexpect.report.compare import Comparison
     from toolexpect.scoring import ScoreReport
 
@@ -61,13 +63,15 @@ def _without_gc(work: Callable[[], T]) -> T:
 
 def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``toolexpect score``: score recorded runs against specs and write the reports."""
-    from itertools import chain
-
     from toolexpect.cli.progress import progress, wanted
-    from toolexpect.logs import LogError, open_log
+    from toolexpect.logs import LogError, open_logs
+    from toolexpect.pairing import pair_runs
     from toolexpect.report import score as score_report
     from toolexpect.scoring import score
 
+    pairing = _pairing(args, err)
+    if pairing is None:
+        return EXIT_USAGE
     files, empty = load_all(args.specs)
     bad = [d for f in files.values() for d in f.diagnostics if d.severity is Severity.ERROR]
     if bad or empty:
@@ -98,23 +102,26 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         from toolexpect.cli.cluster import refused, score_on_dask
 
         problem = refused(args)
+        if problem is None and pairing != type(pairing)():
+            problem = f"--dask pairs runs with cases by id; {pairing.option} is not used there yet"
         if problem is not None:
             print(f"toolexpect: {problem}", file=err)
             return EXIT_USAGE
     try:
         with progress(err, wanted(err, args.quiet)) as display:
-            readers = [] if args.dask is not None else [open_log(path, args.log_format) for path in log_paths]
-            samples: Iterator[RecordedSample] = chain.from_iterable(
-                display.samples(reader, path) for reader, path in zip(readers, log_paths, strict=True)
-            )
+            readers = [] if args.dask is not None else open_logs(log_paths, args.log_format)
+            paired = pair_runs(specs, readers, pairing)
+            samples: Iterator[RecordedSample] = display.samples(paired, ", ".join(log_paths))
             findings: list[object] = []
+            pairing_diagnostics: list[Diagnostic] = []
+            plain = pairing == type(pairing)() and bool(readers) and readers[0].format == "canonical"
             if args.dask is not None:
                 display.busy("scoring on a Dask cluster")
                 found = _without_gc(lambda: score_on_dask(args, log_paths, specs, explained, err))
                 if found is None:
                     return EXIT_USAGE
                 report, log_diagnostics = found, list(found.log_diagnostics)
-            elif catalogue is None and len(readers) == 1 and args.jobs > 1:
+            elif catalogue is None and len(readers) == 1 and args.jobs > 1 and plain:
                 from toolexpect.jobs import score_log
 
                 display.busy(f"scoring {log_paths[0]} with up to {args.jobs} processes")
@@ -126,6 +133,7 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                     samples = _checked(samples, catalogue, findings)
                 report = _without_gc(lambda: score(specs, samples, explained=explained))
                 log_diagnostics = [d for r in readers for d in r.diagnostics]
+                pairing_diagnostics = paired.diagnostics
     except LogError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
@@ -134,6 +142,8 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
         report = replace(report, call_findings=tuple(findings))  # type: ignore[arg-type]
     report_log_diagnostics(log_diagnostics, err)
+    report_pairing_diagnostics(pairing_diagnostics, err)
+    log_diagnostics = log_diagnostics + pairing_diagnostics
     if log_diagnostics:
         from dataclasses import replace as replace_report
 
@@ -147,6 +157,18 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         if not _write_file(report, extras, fmt, path, None, err):
             return EXIT_USAGE
     return extras.exit_code(err)
+
+
+def _pairing(args: argparse.Namespace, err: IO[str]) -> PairingOptions | None:
+    """The pairing options (``--pair-by``, ``--case-from``, else ``[tool.toolexpect]``); None,
+    and a message, when they are invalid."""
+    from toolexpect.pairing import PairingOptions
+
+    try:
+        return PairingOptions(args.pair_by, args.case_from)
+    except ValueError as error:
+        print(f"toolexpect: {error}", file=err)
+        return None
 
 
 def _write_file(
@@ -338,25 +360,25 @@ def cmd_diff(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
 
 def cmd_calls(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
-    """``toolexpect calls``: print the tool calls found in recorded logs."""
-    from toolexpect.logs import LogError, calls_to_json, open_log
-    from toolexpect.report.calls import render_calls_json, render_calls_table
+    """``toolexpect calls``: print the tool calls found in recorded logs, as they are read."""
+    from toolexpect.logs import LogError, open_logs
+    from toolexpect.pairing import pair_runs
+    from toolexpect.report.calls import calls_json_chunks, calls_table_chunks
 
-    samples: list[RecordedSample] = []
-    diagnostics: list[Diagnostic] = []
+    pairing = _pairing(args, err)
+    if pairing is None:
+        return EXIT_USAGE
     try:
-        for path in args.logs:
-            reader = open_log(path, args.log_format)
-            samples.extend(reader)
-            diagnostics.extend(reader.diagnostics)
+        readers = open_logs(args.logs, args.log_format)
+        paired = pair_runs([], readers, pairing)
+        logs = [(reader.path, reader.format) for reader in readers]
+        chunks = calls_json_chunks if args.format == "json" else calls_table_chunks
+        for chunk in chunks(logs, paired):
+            out.write(chunk)
     except LogError as error:
+        out.flush()
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
-    report_log_diagnostics(diagnostics, err)
-    if args.format == "json":
-        print(render_calls_json(calls_to_json(samples)), file=out)
-    else:
-        out.write(render_calls_table(samples))
+    report_log_diagnostics([d for r in readers for d in r.diagnostics], err)
+    report_pairing_diagnostics(paired.diagnostics, err)
     return EXIT_OK
-
-

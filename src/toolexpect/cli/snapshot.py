@@ -14,6 +14,7 @@ from toolexpect.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
     LOG_FORMAT_NAMES,
+    add_pairing_arguments,
     load_all,
     print_diagnostics,
     report_log_diagnostics,
@@ -38,7 +39,10 @@ def _names(text: str) -> list[str]:
 def add_snapshot_parser(commands: Any) -> None:
     """Add ``snapshot`` and its options to the parser's commands."""
     snap = commands.add_parser("snapshot", help="write specs from recorded runs")
-    snap.add_argument("logs", nargs="+", metavar="LOG", help="recorded logs of good runs")
+    snap.add_argument(
+        "logs", nargs="+", metavar="LOG", help="recorded logs of good runs (files, folders, globs, -)"
+    )
+    add_pairing_arguments(snap)
     snap.add_argument(
         "--log-format",
         default="auto",
@@ -99,7 +103,8 @@ def _stem(path: str) -> str:
 def cmd_snapshot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``toolexpect snapshot``: write specs that the recorded runs pass."""
     from toolexpect.language.format import LINE_LENGTH
-    from toolexpect.logs import LogError, open_log
+    from toolexpect.logs import LogError, open_logs
+    from toolexpect.pairing import PairingOptions, pair_runs
     from toolexpect.report import diagnostics as diagnostic_report
     from toolexpect.snapshot import Options, group_runs, spec_text, take_snapshot
 
@@ -108,18 +113,20 @@ def cmd_snapshot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         print(f"toolexpect snapshot: {usage}", file=err)
         return EXIT_USAGE
     width = args.line_length or LINE_LENGTH
-    samples: list[RecordedSample] = []
-    log_diagnostics: list[Diagnostic] = []
     try:
-        for path in args.logs:
-            reader = open_log(path, args.log_format)
-            samples.extend(reader)
-            log_diagnostics.extend(reader.diagnostics)
+        pairing = PairingOptions(args.pair_by, args.case_from)
+    except ValueError as error:
+        print(f"toolexpect snapshot: {error}", file=err)
+        return EXIT_USAGE
+    try:
+        readers = open_logs(args.logs, args.log_format)
+        # Without specs, pairing names the runs: by id, by the field or by the file.
+        samples: list[RecordedSample] = list(pair_runs([], readers, pairing))
     except LogError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
+    log_diagnostics: list[Diagnostic] = [d for reader in readers for d in reader.diagnostics]
     report_log_diagnostics(log_diagnostics, err)
-    # The pairing stage (samples to the runs of each case) goes here.
     groups, left_out = group_runs(samples, args.name or _stem(args.logs[0]))
     options = Options(
         only=_flat(args.only) if args.only else None,

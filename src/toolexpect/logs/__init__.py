@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import itertools
 import json
 import os
 from collections.abc import Iterable, Iterator
@@ -22,16 +21,20 @@ from typing import Any
 
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.diagnostics import Diagnostic
-from toolexpect.logs._base import Context, LogError, Record
-from toolexpect.logs._source import open_source
+from toolexpect.logs._base import Context, LogError, Note, Record, noting
+from toolexpect.logs._source import Source, open_source
 from toolexpect.logs.detect import LOG_FORMATS, READERS, detect, fits
+from toolexpect.logs.documents import concatenated, values
+from toolexpect.logs.paths import log_paths
 
 __all__ = [
     "LOG_FORMATS",
     "LogError",
     "LogReader",
     "calls_to_json",
+    "log_paths",
     "open_log",
+    "open_logs",
     "samples_from_value",
 ]
 
@@ -77,48 +80,83 @@ def _choose(fmt: str, probe: list[Any], ctx: Context, what: str) -> str:
 
 
 class LogReader:
-    """The samples of one log file, read lazily; ``diagnostics`` fill as it is read."""
+    """The samples of one log, read lazily; ``diagnostics`` fill as it is read.
 
-    def __init__(self, path: str, fmt: str, spread: bool) -> None:
+    A regular file is read again from the start by each iteration; standard input or a pipe
+    is read once, from the stream opened to detect its format (a second iteration raises
+    ``LogError``).
+    """
+
+    def __init__(self, path: str, fmt: str, spread: bool, source: Source | None = None) -> None:
         self.path = path
         self.format = fmt
-        self.diagnostics: list[Diagnostic] = []
+        self.diagnostics: list[Diagnostic] = source.ctx.diagnostics if source is not None else []
         self._spread = spread
+        self._source = source
+        self._read = False
+        self.splittable = source.splittable if source is not None else False
+        """Whether ``score -j`` may cut the log at line starts (a plain regular file)."""
 
     def __iter__(self) -> Iterator[RecordedSample]:
-        """Read the file (again) from the start; diagnostics restart with it."""
-        self.diagnostics.clear()
-        ctx = Context(self.path, self.diagnostics)
-        source = open_source(self.path, ctx)
+        """Read the log (again) from the start; diagnostics restart with it."""
+        return self.samples()
+
+    def samples(self, note: Note | None = None) -> Iterator[RecordedSample]:
+        """The samples, each with the facts ``note`` reads from its record (pairing)."""
+        source = self._source
+        if source is not None and not source.reopenable:
+            if self._read:
+                raise _once(self.path)
+            self._read = True
+        else:
+            self.diagnostics.clear()
+            source = open_source(self.path, Context(self.path, self.diagnostics))
+        ctx = Context(self.path, self.diagnostics, note)
         records: Iterable[Record] = source.records()
         if self._spread and not source.lines and isinstance(source.document, list):
             records = ((1, item) for item in source.document)
+        if note is not None:
+            records = noting(records, ctx)
         return READERS[self.format].read(records, ctx)  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
         return f"LogReader({self.path!r}, format={self.format!r})"
 
 
+def _once(path: str) -> LogError:
+    return Context(path).fatal(
+        "R400", "this log was read already: standard input or a pipe can be read once", None
+    )
+
+
 def open_log(path: str | os.PathLike[str], fmt: str = "auto") -> LogReader:
-    """Open a recorded log, detecting (or checking) its format; raises ``LogError``."""
+    """Open a recorded log (``-``: standard input), detecting (or checking) its format;
+    raises ``LogError``."""
     name = os.fspath(path)
     probe_ctx = Context(name)
     _check_format(fmt, probe_ctx)
     source = open_source(name, probe_ctx)
     spread = False
-    if source.lines:
-        gen = source.records()
-        try:
-            probe = [value for _, value in itertools.islice(gen, _PROBE_RECORDS)]
-        finally:
-            gen.close()  # type: ignore[attr-defined]
-        if not probe:
-            first = probe_ctx.diagnostics[0].message if probe_ctx.diagnostics else "no records"
-            raise probe_ctx.fatal("R401", f"log has no readable JSON record ({first})", None)
-        chosen = _choose(fmt, probe, probe_ctx, "log")
-    else:
-        chosen, spread = _choose_document(fmt, source.document, probe_ctx, "log")
-    return LogReader(name, chosen, spread)
+    try:
+        if source.lines:
+            probe = source.peek(_PROBE_RECORDS)
+            if not probe:
+                first = probe_ctx.diagnostics[0].message if probe_ctx.diagnostics else "no records"
+                raise probe_ctx.fatal("R401", f"log has no readable JSON record ({first})", None)
+            chosen = _choose(fmt, probe, probe_ctx, "log")
+        else:
+            chosen, spread = _choose_document(fmt, source.document, probe_ctx, "log")
+    except LogError:
+        source.close()
+        raise
+    if source.reopenable:
+        source.close()
+    return LogReader(name, chosen, spread, source)
+
+
+def open_logs(paths: Iterable[str | os.PathLike[str]], fmt: str = "auto") -> list[LogReader]:
+    """Every log named by ``paths`` (files, ``-``, folders, globs: see :func:`log_paths`)."""
+    return [open_log(found, fmt) for given in paths for found in log_paths(os.fspath(given))]
 
 
 def _choose_document(fmt: str, document: Any, ctx: Context, what: str) -> tuple[str, bool]:
@@ -190,6 +228,8 @@ def _text_value(text: str | bytes, ctx: Context) -> tuple[list[Record], bool]:
         return [(None, json.loads(text))], False
     except (ValueError, RecursionError):
         pass
+    if concatenated(text):
+        return list(values(text, ctx)), True
     records: list[Record] = []
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():

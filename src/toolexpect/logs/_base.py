@@ -16,22 +16,27 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias
 
-from toolexpect.calls import RecordedSample, ToolCall
+from toolexpect.calls import RecordedSample, SampleFacts, ToolCall
 from toolexpect.diagnostics import Diagnostic, Span, make
 
 __all__ = [
     "Context",
     "Envelope",
     "LogError",
+    "Note",
     "Reader",
     "Record",
     "dedupe",
     "envelope",
     "is_dict",
+    "noting",
 ]
 
 Record: TypeAlias = tuple[int | None, Any]
 """One decoded record: its 1-based line in the file (``None`` in memory) and its value."""
+
+Note: TypeAlias = Callable[[Any, "str | None"], "SampleFacts | None"]
+"""What pairing reads from the record of a sample: ``note(record, sample_id)``."""
 
 
 class LogError(Exception):
@@ -77,6 +82,10 @@ class Context:
 
     path: str | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    note: Note | None = None
+    """Set by pairing: the facts of each sample, read from the record it came from."""
+    record: Any = None
+    """The record being read, while ``note`` is set (see :func:`noting`)."""
 
     def span(self, line: int | None, column: int = 1) -> Span | None:
         """A point span at ``column`` (the start, by default) of ``line``."""
@@ -152,10 +161,30 @@ class Context:
         return ToolCall(name, {}, cid, kind, text, False, self.path, line)
 
     def sample(
-        self, sample_id: Any, calls: Iterable[ToolCall | None], line: int | None
+        self,
+        sample_id: Any,
+        calls: Iterable[ToolCall | None],
+        line: int | None,
+        record: Any = None,
     ) -> RecordedSample:
-        """A sample from calls (``None`` entries dropped), duplicates by call id removed."""
-        return RecordedSample(_id_text(sample_id), dedupe(calls), self.path, line)
+        """A sample from calls (``None`` entries dropped), duplicates by call id removed.
+
+        ``record``: what the sample was read from, when it is not the record being read (a
+        reader that gathers a trace over many records passes the trace's attributes).
+        """
+        sid = _id_text(sample_id)
+        note = self.note
+        if note is None:
+            return RecordedSample(sid, dedupe(calls), self.path, line)
+        facts = note(self.record if record is None else record, sid)
+        return RecordedSample(sid, dedupe(calls), self.path, line, facts)
+
+
+def noting(records: Iterable[Record], ctx: Context) -> Iterator[Record]:
+    """``records``, each one kept in ``ctx.record`` while a reader reads it."""
+    for record in records:
+        ctx.record = record[1]
+        yield record
 
 
 def dedupe(calls: Iterable[ToolCall | None]) -> tuple[ToolCall, ...]:

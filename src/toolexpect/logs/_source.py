@@ -1,13 +1,14 @@
-"""Reading a log file into decoded records: JSON Lines line by line, or one JSON document.
+"""Reading a log into decoded records: JSON Lines line by line, JSON values, or one document.
 
-A file whose first non-blank line is a complete JSON value is read as JSON Lines, lazily,
-one line at a time (bounded memory). Otherwise the whole file is one JSON document.
-Server-sent-event captures (``data: {...}`` lines) are read as JSON Lines too.
+A log whose first non-blank line is a complete JSON value is read as JSON Lines, lazily,
+one line at a time (bounded memory). Otherwise it is one JSON document, or several written
+back to back (``documents.py``). Server-sent-event captures (``data: {...}`` lines) are read
+as JSON Lines too. The log is opened once (``streams.py``: files, ``-``, pipes, ``.gz``,
+``.zst``); what is read to probe it is served again to the reader.
 
 What is read is bounded whatever the file claims to hold: a line of JSON Lines at most
 :data:`MAX_LINE_BYTES`, a whole JSON document at most :data:`MAX_DOCUMENT_BYTES` (``R405``
-beyond). Only regular files are read (a log is read more than once: to detect its format,
-then to score it), so a FIFO or a device is refused before it is opened (``R400``).
+beyond). A device or a socket is refused before it is read (``R400``).
 
 Lines are decoded by ``orjson`` where it gives exactly what ``json.loads`` gives (see
 :func:`_decode`), else by ``json``, which also words every error.
@@ -16,18 +17,28 @@ Lines are decoded by ``orjson`` where it gives exactly what ``json.loads`` gives
 from __future__ import annotations
 
 import functools
+import io
 import json
 import os
-import stat
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import IO, Any
 
 import orjson
 
 from toolexpect.logs._base import Context, LogError, Record
+from toolexpect.logs.documents import concatenated, values
+from toolexpect.logs.streams import Replay, open_stream, read_up_to
 
-__all__ = ["MAX_DOCUMENT_BYTES", "MAX_LINE_BYTES", "Source", "open_source", "read_lines"]
+__all__ = [
+    "MAX_DOCUMENT_BYTES",
+    "MAX_LINE_BYTES",
+    "Source",
+    "lines",
+    "open_source",
+    "read_lines",
+    "stream_is_plain",
+]
 
 MAX_LINE_BYTES = 256 << 20
 """The longest line of a JSON Lines log, its line break included (256 MiB)."""
@@ -40,20 +51,61 @@ _SKIP_SSE = (b"event:", b"id:", b"retry:", b":")
 
 
 class Source:
-    """The decoded records of one file, and whether it is line-based."""
+    """The decoded records of one log, read once from its open stream.
 
-    def __init__(self, path: str, ctx: Context, lines: bool, document: Any = None) -> None:
+    ``lines``: the records are a stream (JSON Lines, or JSON values back to back), else
+    ``document`` is the log's one JSON document. ``reopenable``: the log is a regular file
+    (``splittable`` too when it is not compressed: ``score -j`` cuts it at line starts).
+    """
+
+    def __init__(
+        self,
+        path: str,
+        ctx: Context,
+        lines: bool,
+        document: Any = None,
+        *,
+        records: Iterator[Record] | None = None,
+        stream: IO[bytes] | None = None,
+        reopenable: bool = True,
+        splittable: bool = False,
+    ) -> None:
         self.path = path
         self.ctx = ctx
         self.lines = lines
         self.document = document
+        self.reopenable = reopenable
+        self.splittable = splittable
+        self._records = records
+        self._stream = stream
+        self._peeked: list[Record] = []
+
+    def peek(self, count: int) -> list[Any]:
+        """The values of the first ``count`` records, kept to be given again by :meth:`records`."""
+        if self._records is not None:
+            while len(self._peeked) < count:
+                record = next(self._records, None)
+                if record is None:
+                    break
+                self._peeked.append(record)
+        return [value for _, value in self._peeked[:count]]
 
     def records(self) -> Iterator[Record]:
         """Decoded records; a malformed line is an R401 and reading goes on."""
         if not self.lines:
             yield (1, self.document)
             return
-        yield from read_lines(self.path, self.ctx)
+        peeked, self._peeked = self._peeked, []
+        yield from peeked
+        if self._records is not None:
+            yield from self._records
+
+    def close(self) -> None:
+        """Stop reading (closes the stream of a log read line by line)."""
+        if self._records is not None:
+            self._records.close()  # type: ignore[attr-defined]
+        if self._stream is not None and self._stream is not sys.stdin.buffer:
+            self._stream.close()
 
 
 def _decode_error(ctx: Context, lineno: int | None) -> LogError:
@@ -130,19 +182,27 @@ def _decode(raw: bytes, brackets: int) -> Any:
 def read_lines(
     path: str, ctx: Context, start: int = 0, stop: int | None = None, first_line: int = 1
 ) -> Iterator[Record]:
-    """The records of the lines in bytes ``start`` to ``stop`` (line boundaries), numbered
-    from ``first_line``."""
+    """The records of the lines in bytes ``start`` to ``stop`` (line boundaries) of a regular,
+    uncompressed file, numbered from ``first_line``."""
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed by lines(); generator lifetime
+    except OSError as exc:
+        raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
+    if start:
+        handle.seek(start)
+    return lines(handle, ctx, stop - start if stop is not None else None, first_line, bom=not start)
+
+
+def lines(
+    handle: IO[bytes], ctx: Context, size: int | None = None, first_line: int = 1, bom: bool = True
+) -> Iterator[Record]:
+    """The records of the lines of ``handle`` (at most ``size`` bytes), numbered from
+    ``first_line``; closes ``handle`` at the end."""
     brackets = _bracket_limit()
     longest = MAX_LINE_BYTES
     try:
-        handle = open(path, "rb")  # noqa: SIM115 - closed in finally; generator lifetime
-    except OSError as exc:
-        raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
-    try:
-        if start:
-            handle.seek(start)
-        bounded = stop is not None
-        left = stop - start if stop is not None else 0
+        bounded = size is not None
+        left = size if size is not None else 0
         lineno = first_line - 1
         for raw in iter(functools.partial(handle.readline, longest + 1), b""):
             if len(raw) > longest:
@@ -157,7 +217,7 @@ def read_lines(
             if first != b"{" and first != b"[":
                 if not raw.strip():
                     continue
-                if lineno == 1 and not start and raw.startswith(b"\xef\xbb\xbf"):
+                if lineno == 1 and bom and raw.startswith(b"\xef\xbb\xbf"):
                     raw = raw[3:]
                 body = _sse_payload(raw)
                 if body is None:
@@ -185,7 +245,8 @@ def read_lines(
     except OSError as exc:
         raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
     finally:
-        handle.close()
+        if handle is not sys.stdin.buffer:
+            handle.close()
 
 
 def _json_error(exc: BaseException, line: bytes, body: bytes) -> tuple[str, int]:
@@ -206,30 +267,36 @@ def _short(exc: BaseException) -> str:
 
 
 def open_source(path: str | os.PathLike[str], ctx: Context) -> Source:
-    """Probe ``path`` and decide between JSON Lines and one JSON document."""
+    """Open ``path`` (``-``: standard input) once and decide between a stream of records
+    (JSON Lines, values back to back) and one JSON document."""
     name = os.fspath(path)
+    inner, reopenable = open_stream(name, ctx)
     try:
-        mode = os.stat(name).st_mode
-    except OSError as exc:
-        raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
-    except ValueError as exc:  # e.g. an embedded NUL in the path
+        head = read_up_to(inner, _PROBE)
+    except (OSError, EOFError, ValueError) as exc:
+        inner.close()
         raise ctx.fatal("R400", f"cannot read log: {exc}", None) from None
-    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
-        raise ctx.fatal(
-            "R400",
-            "cannot read log: not a regular file (a pipe, a device or a socket)",
-            None,
-            help="save the log to a file first: a log is read more than once",
-        )
+    except Exception as exc:  # zstandard.ZstdError is no OSError
+        inner.close()
+        raise ctx.fatal("R400", f"cannot read log: the compressed log is damaged ({exc})", None) from None
+    stream = io.BufferedReader(Replay(head, inner, inner is not sys.stdin.buffer), 1 << 16)
+    splittable = reopenable and stream_is_plain(name)
     try:
-        with open(name, "rb") as handle:
-            head = handle.read(_PROBE)
-            size = os.fstat(handle.fileno()).st_size
-    except OSError as exc:
-        raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
-    except ValueError as exc:  # e.g. an embedded NUL in the path
-        raise ctx.fatal("R400", f"cannot read log: {exc}", None) from None
-    _check_utf8(head, size, ctx)
+        return _probe(name, head, stream, ctx, reopenable, splittable)
+    except LogError:
+        stream.close()
+        raise
+
+
+def stream_is_plain(name: str) -> bool:
+    """Whether a log's bytes are its records (not compressed)."""
+    return not name.lower().endswith((".gz", ".zst"))
+
+
+def _probe(
+    name: str, head: bytes, stream: IO[bytes], ctx: Context, reopenable: bool, splittable: bool
+) -> Source:
+    _check_utf8(head, len(head) == _PROBE, ctx)
     text = head.decode("utf-8", errors="ignore").lstrip("\ufeff")
     if not text.strip():
         raise ctx.fatal("R402", "log is empty", None, help="a log holds at least one record")
@@ -243,13 +310,22 @@ def open_source(path: str | os.PathLike[str], ctx: Context) -> Source:
             json.loads(body)
         except (ValueError, RecursionError):
             break
-        return Source(name, ctx, lines=True)
-    # Not line-based: one JSON document (pretty-printed), else lines with errors.
+        return Source(
+            name,
+            ctx,
+            True,
+            records=lines(stream, ctx),
+            stream=stream,
+            reopenable=reopenable,
+            splittable=splittable,
+        )
+    # Not line-based: one JSON document (pretty-printed), several back to back, else lines.
     try:
-        with open(name, "rb") as handle:
-            data = handle.read(MAX_DOCUMENT_BYTES + 1)
+        data = stream.read(MAX_DOCUMENT_BYTES + 1)
     except OSError as exc:
         raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
+    finally:
+        stream.close()
     if len(data) > MAX_DOCUMENT_BYTES:
         raise ctx.fatal(
             "R405",
@@ -262,29 +338,34 @@ def open_source(path: str | os.PathLike[str], ctx: Context) -> Source:
         whole = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise _decode_error(ctx, data.count(b"\n", 0, exc.start) + 1) from None
+    whole = whole.lstrip("\ufeff")
     try:
-        document = json.loads(whole.lstrip("\ufeff"))
+        document = json.loads(whole)
     except json.JSONDecodeError as exc:
+        if concatenated(whole):
+            return Source(name, ctx, True, records=values(whole, ctx), reopenable=reopenable)
         if "\n" in whole.strip():
-            return Source(name, ctx, lines=True)
+            return Source(
+                name, ctx, True, records=lines(io.BytesIO(data), ctx), reopenable=reopenable
+            )
         raise ctx.fatal(
             "R401",
             f"log is not valid JSON ({exc.msg})",
             exc.lineno,
-            help="a log is one JSON document or JSON Lines",
+            help="a log is one JSON document, JSON documents one after another, or JSON Lines",
             column=exc.colno,
         ) from None
     except (ValueError, RecursionError) as exc:
         raise ctx.fatal("R401", f"log is not valid JSON ({_short(exc)})", None) from None
-    return Source(name, ctx, lines=False, document=document)
+    return Source(name, ctx, lines=False, document=document, reopenable=reopenable)
 
 
-def _check_utf8(head: bytes, size: int, ctx: Context) -> None:
+def _check_utf8(head: bytes, more: bool, ctx: Context) -> None:
     try:
         head.decode("utf-8")
     except UnicodeDecodeError as exc:
         truncated = (
-            len(head) < size
+            more
             and exc.start >= len(head) - 3
             and exc.reason.startswith("unexpected end")
         )

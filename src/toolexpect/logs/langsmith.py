@@ -112,7 +112,7 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             elif run.get("run_type") == "tool":
                 tool_calls.append(_tool_call(run, ctx, line))
         chosen = model_calls if any(c is not None for c in model_calls) else tool_calls
-        yield ctx.sample(trace, chosen, runs[0][0])
+        yield ctx.sample(trace, chosen, runs[0][0], runs[0][1])
 
 
 def _order(entry: tuple[int | None, dict[str, Any]]) -> tuple[str, str]:

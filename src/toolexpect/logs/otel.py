@@ -338,4 +338,14 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             spans = [(attrs, events) for _start_ns, _seq, _line, attrs, events in trace.spans]
             logs = [event for _when, _seq, _line, event in trace.logs]
             warn_without_content(trace_id, spans, logs, ctx, trace.line)
-        yield ctx.sample(trace_id or None, calls, trace.line)
+        record = _trace_attributes(trace) if ctx.note is not None else None
+        yield ctx.sample(trace_id or None, calls, trace.line, record)
+
+
+def _trace_attributes(trace: _Trace) -> dict[str, Any]:
+    """The attributes of a trace's spans, the earliest span's first: what pairing reads."""
+    merged: dict[str, Any] = {}
+    for span in trace.spans:
+        for key, value in span[3].items():
+            merged.setdefault(key, value)
+    return merged

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from toolexpect.calls import RecordedSample, ToolCall
 
-__all__ = ["render_calls_json", "render_calls_table"]
+__all__ = ["calls_json_chunks", "calls_table_chunks", "render_calls_json", "render_calls_table"]
 
 _MAX_ARGS = 80
 
@@ -30,22 +30,52 @@ def _arguments(call: ToolCall) -> str:
 
 def render_calls_table(samples: Iterable[RecordedSample]) -> str:
     """One block per sample: a header line, then ``#  tool  kind  id  arguments`` rows."""
-    blocks: list[str] = []
-    for number, sample in enumerate(samples, 1):
-        title = f"sample {number}" + (f" {sample.id!r}" if sample.id is not None else "")
-        count = len(sample.calls)
-        header = f"{title}: {count} call{'s' if count != 1 else ''}"
-        rows = [("#", "tool", "kind", "id", "arguments")]
-        for index, call in enumerate(sample.calls, 1):
-            rows.append((str(index), call.name, call.kind, call.id or "-", _arguments(call)))
-        widths = [max(len(row[i]) for row in rows) for i in range(4)]
-        lines = [header]
-        if sample.calls:
-            for row in rows:
-                cells = [row[i].ljust(widths[i]) for i in range(4)]
-                lines.append("  " + "  ".join([*cells, row[4]]).rstrip())
-        blocks.append("\n".join(lines))
+    blocks = [_block(number, sample) for number, sample in enumerate(samples, 1)]
     return "\n\n".join(blocks) + ("\n" if blocks else "")
+
+
+def calls_table_chunks(
+    logs: Sequence[tuple[str, str]], samples: Iterable[RecordedSample]
+) -> Iterator[str]:
+    """The table of ``calls``, a piece at a time: a line per log (``path: format``), then
+    the blocks of :func:`render_calls_table`, each written as soon as its sample is read."""
+    for path, fmt in logs:
+        yield f"log {path}: {fmt}\n"
+    for number, sample in enumerate(samples, 1):
+        yield "\n" + _block(number, sample) + "\n"
+
+
+def calls_json_chunks(
+    logs: Sequence[tuple[str, str]], samples: Iterable[RecordedSample]
+) -> Iterator[str]:
+    """``{"logs": [{"path", "format"}], "samples": [{"id", "calls"}]}`` as indented JSON, a
+    sample at a time (the same text as :func:`render_calls_json` of the whole document)."""
+    listed = [{"path": path, "format": fmt} for path, fmt in logs]
+    head = _dumps({"logs": listed}, indent=2, ensure_ascii=False)
+    yield head[:-2] + ',\n  "samples": ['
+    separator = "\n    "
+    for sample in samples:
+        entry = {"id": sample.id, "calls": [call.to_json() for call in sample.calls]}
+        yield separator + _dumps(entry, indent=2, ensure_ascii=False).replace("\n", "\n    ")
+        separator = ",\n    "
+    yield "\n  ]\n}\n" if separator != "\n    " else "]\n}\n"
+
+
+def _block(number: int, sample: RecordedSample) -> str:
+    """One sample's header line and rows."""
+    title = f"sample {number}" + (f" {sample.id!r}" if sample.id is not None else "")
+    count = len(sample.calls)
+    header = f"{title}: {count} call{'s' if count != 1 else ''}"
+    rows = [("#", "tool", "kind", "id", "arguments")]
+    for index, call in enumerate(sample.calls, 1):
+        rows.append((str(index), call.name, call.kind, call.id or "-", _arguments(call)))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    lines = [header]
+    if sample.calls:
+        for row in rows:
+            cells = [row[i].ljust(widths[i]) for i in range(4)]
+            lines.append("  " + "  ".join([*cells, row[4]]).rstrip())
+    return "\n".join(lines)
 
 
 def render_calls_json(document: Any) -> str:

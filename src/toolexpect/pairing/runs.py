@@ -1,0 +1,102 @@
+"""Records of one conversation made one run: by request history, and by the pairing key.
+
+A sample whose record holds its request's messages (its *history*) continues the run of the
+earlier record whose whole history is a shorter prefix of its own; a sample with a history
+that continues no run starts a new one (a new conversation, even under a key already seen).
+When ``by_key`` is set (pairing by question, file or field), a sample without a history
+joins the latest run of its key. Calls are added in order and counted once: a record that
+logs the whole conversation so far replaces the run's calls when they begin its own, and
+a call id seen before in the run is not added again.
+
+Samples that nothing can join later (no history, and not grouped by key) pass straight
+through, so such logs stream as before; held runs are given in the order they began.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolexpect.calls import RecordedSample, SampleFacts, ToolCall
+
+__all__ = ["Runs"]
+
+
+class _Run:
+    """One run being put together (internal, mutable, owned by one :class:`Runs`)."""
+
+    __slots__ = ("calls", "facts", "id", "ids", "line", "path")
+
+    def __init__(self, sample: RecordedSample) -> None:
+        self.id = sample.id
+        self.calls: list[ToolCall] = []
+        self.ids: set[tuple[str, str]] = set()
+        self.path = sample.path
+        self.line = sample.line
+        self.facts: SampleFacts | None = sample.facts
+        self.add(sample.calls)
+
+    def add(self, calls: tuple[ToolCall, ...]) -> None:
+        """Add a record's calls: all of them when they begin with the run's (a record that
+        logs the conversation so far), else those whose call id the run does not hold."""
+        held = len(self.calls)
+        if held and len(calls) >= held and list(calls[:held]) == self.calls:
+            calls = calls[held:]
+        for call in calls:
+            if call.id is not None:
+                key = (call.kind, call.id)
+                if key in self.ids:
+                    continue
+                self.ids.add(key)
+            self.calls.append(call)
+
+    def sample(self) -> RecordedSample:
+        return RecordedSample(self.id, tuple(self.calls), self.path, self.line, self.facts)
+
+
+class Runs:
+    """The runs of one pairing: samples in, runs out (state of one call, never shared)."""
+
+    def __init__(self, by_key: bool) -> None:
+        self.by_key = by_key
+        self._held: list[_Run] = []
+        self._latest: dict[str, _Run] = {}
+        self._ends: dict[int, _Run] = {}
+
+    def _start(self, sample: RecordedSample) -> _Run:
+        run = _Run(sample)
+        self._held.append(run)
+        return run
+
+    def add(self, sample: RecordedSample, key: str | None) -> RecordedSample | None:
+        """``sample`` when it is a run on its own, else ``None`` (held, given by :meth:`held`)."""
+        history = sample.facts.history if sample.facts is not None else ()
+        if history:
+            run = None
+            for digest in reversed(history[:-1]):
+                run = self._ends.pop(digest, None)
+                if run is not None:
+                    break
+            if run is None:
+                run = self._start(sample)
+            else:
+                run.add(sample.calls)
+            self._ends[history[-1]] = run
+            if self.by_key and key is not None:
+                self._latest[key] = run
+            return None
+        if not self.by_key or key is None:
+            return sample
+        run = self._latest.get(key)
+        if run is None:
+            run = self._latest[key] = self._start(sample)
+        else:
+            run.add(sample.calls)
+        return None
+
+    def held(self) -> Iterator[RecordedSample]:
+        """The held runs, in the order they began."""
+        for run in self._held:
+            yield run.sample()
+        self._held.clear()
+        self._latest.clear()
+        self._ends.clear()
