@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -232,3 +233,60 @@ def test_update_keeps_a_byte_order_mark_and_crlf_line_endings(
         b'\xef\xbb\xbfcase "berlin" {\r\n    expect get_weather(city="Berlin", days in [1, 2])\r\n}\r\n\r\n'
         b'case "small talk" {\r\n    require no tool calls\r\n}\r\n'
     )
+
+
+def test_pair_by_question_names_each_case_by_its_question(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With --pair-by question each case is named by its user question and states it, and the
+    log scores 1.0 against the written spec when paired the same way."""
+    log = Path(__file__).resolve().parents[1] / "fixtures" / "pairing" / "conversations.jsonl"
+    spec = tmp_path / "asked.expect"
+    code, _, err = run_cli(capsys, "snapshot", log, "--pair-by", "question", "--out", spec)
+    assert code == 0, err
+    text = spec.read_text(encoding="utf-8")
+    assert 'case "Will it rain in Lisbon this weekend?" {\n' in text
+    assert '    question "Will it rain in Lisbon this weekend?"\n' in text
+    assert text.count("question ") == 3
+    code, out, err = run_cli(capsys, "score", spec, "--log", log, "--pair-by", "question", "--format", "json")
+    assert code == 0, err
+    assert [case["score"] for case in json.loads(out)["cases"]] == [1.0, 1.0, 1.0]
+
+
+def _exchange(case: str, question: str, city: str, n: int) -> dict[str, object]:
+    """A gateway's request/response record of one OpenAI chat completion."""
+    call = {
+        "id": f"call_{n}",
+        "type": "function",
+        "function": {"name": "get_weather", "arguments": json.dumps({"city": city})},
+    }
+    message = {"role": "assistant", "content": None, "tool_calls": [call]}
+    response = {
+        "id": f"chatcmpl-{n}",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "message": message}],
+    }
+    request = {"model": "m", "messages": [{"role": "user", "content": question}]}
+    return {"id": case, "request": request, "response": response}
+
+
+def test_a_case_states_the_question_its_runs_answered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Named by id, a case states the question its runs answered (whitespace normalised); runs
+    that answered different questions state none."""
+    log = write_log(
+        tmp_path / "gateway.jsonl",
+        [
+            _exchange("lisbon", "Will it  rain in Lisbon?", "Lisbon", 1),
+            _exchange("lisbon", "Will it rain in Lisbon?", "Lisbon", 2),
+            _exchange("north", "Cold in Oslo?", "Oslo", 3),
+            _exchange("north", "Cold in Bergen?", "Oslo", 4),
+        ],
+    )
+    code, out, err = run_cli(capsys, "snapshot", log)
+    assert code == 0, err
+    assert 'case "lisbon" {\n    question "Will it rain in Lisbon?"\n' in out
+    assert 'case "north" {\n    expect get_weather(city="Oslo")\n' in out

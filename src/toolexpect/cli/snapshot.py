@@ -127,7 +127,9 @@ def cmd_snapshot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         return EXIT_USAGE
     log_diagnostics: list[Diagnostic] = [d for reader in readers for d in reader.diagnostics]
     report_log_diagnostics(log_diagnostics, err)
-    groups, left_out = group_runs(samples, args.name or _stem(args.logs[0]))
+    groups, left_out = group_runs(
+        samples, args.name or _stem(args.logs[0]), by_question=pairing.by == "question"
+    )
     options = Options(
         only=_flat(args.only) if args.only else None,
         ignore=_flat(args.ignore_args),

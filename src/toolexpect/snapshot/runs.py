@@ -5,6 +5,8 @@ repeated runs of one case, in log order, and cases come in the order their first
 read. Samples without an id are one case only when no sample has an id (as scoring pairs an
 id-less sample with the only case of a one-case spec); that case is named ``default_name``.
 An id-less sample among samples with ids could pair with nothing and is reported.
+With ``by_question``, a sample whose request holds a user question is named by that question
+instead (``--pair-by question``). A case states a question when its runs that carry one all carry the same.
 """
 
 from __future__ import annotations
@@ -18,19 +20,29 @@ from toolexpect.snapshot.build import CaseRuns
 __all__ = ["group_runs"]
 
 
+def _question(sample: RecordedSample) -> str | None:
+    return sample.facts.question if sample.facts is not None else None
+
+
+def _case(name: str, runs: list[RecordedSample]) -> CaseRuns:
+    questions = {q for q in map(_question, runs) if q is not None}
+    return CaseRuns(name, tuple(runs), questions.pop() if len(questions) == 1 else None)
+
+
 def group_runs(
-    samples: Iterable[RecordedSample], default_name: str
+    samples: Iterable[RecordedSample], default_name: str, *, by_question: bool = False
 ) -> tuple[list[CaseRuns], list[Diagnostic]]:
     """The runs of each case in ``samples``, and the samples left out (``S704``)."""
     by_name: dict[str, list[RecordedSample]] = {}
     bare: list[RecordedSample] = []
     for sample in samples:
-        if sample.id is None:
+        name = (_question(sample) if by_question else None) or sample.id
+        if name is None:
             bare.append(sample)
         else:
-            by_name.setdefault(sample.id, []).append(sample)
+            by_name.setdefault(name, []).append(sample)
     if not by_name:
-        return ([CaseRuns(default_name, tuple(bare))] if bare else []), []
+        return ([_case(default_name, bare)] if bare else []), []
     found = [
         make(
             "S704",
@@ -41,4 +53,4 @@ def group_runs(
         )
         for sample in bare
     ]
-    return [CaseRuns(name, tuple(runs)) for name, runs in by_name.items()], found
+    return [_case(name, runs) for name, runs in by_name.items()], found
