@@ -114,3 +114,31 @@ def test_a_line_without_end_is_bounded(tmp_path: Path, monkeypatch: pytest.Monke
     with pytest.raises(LogError) as caught:
         list(open_log(log))
     assert caught.value.diagnostic.code == "R405"
+
+
+def test_an_integer_longer_than_python_reads_is_placed_and_explained(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 5,000-digit integer is valid JSON that Python will not read: the line is skipped with
+    R401 at the integer's line and column, saying why in toolexpect's words; in a one-document
+    log the whole log is refused the same way."""
+    huge = "1" * 5000
+    line = '{"id": "w", "tool_calls": [{"name": "t", "arguments": {"x": ' + huge + "}}]}"
+    lines = tmp_path / "run.jsonl"
+    lines.write_text(json.dumps(CALL) + "\n" + line + "\n", encoding="utf-8")
+    reader = open_log(lines)
+    samples = list(reader)
+    assert [s.id for s in samples] == ["w"]
+    (finding,) = reader.diagnostics
+    assert finding.code == "R401"
+    assert (finding.span.line, finding.span.column) == (2, line.index(huge) + 1)
+    assert "an integer of 5,000 digits; at most 4,300 digits are read" in finding.message
+    assert "set_int_max_str_digits" not in finding.message
+    document = tmp_path / "run.json"
+    second = ' "tool_calls": [{"name": "t", "arguments": {"x": '
+    document.write_text('{"id": "w",\n' + second + huge + "}}]}")
+    with pytest.raises(LogError) as refused:
+        list(open_log(document))
+    assert refused.value.diagnostic.span is not None
+    assert (refused.value.diagnostic.span.line, refused.value.diagnostic.span.column) == (2, len(second) + 1)
+    assert "digits" in refused.value.diagnostic.message

@@ -403,7 +403,10 @@ def test_snapshot_names_its_cases_through_pairing(capsys: pytest.CaptureFixture[
     assert main(["snapshot", "--case-from", "metadata.case", str(PAIRING / "conversations.jsonl")]) == 0
     out = capsys.readouterr().out
     assert out.count("case ") == 3
-    assert 'case "lisbon weekend" {\n    expect get_weather(city="Lisbon")\n' in out
+    assert (
+        'case "lisbon weekend" {\n    question "Will it rain in Lisbon this weekend?"\n'
+        '    expect get_weather(city="Lisbon")\n'
+    ) in out
     assert '    expect send_summary(to="ops@example.com", city="Lisbon")\n}' in out
 
 

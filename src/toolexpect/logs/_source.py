@@ -20,6 +20,7 @@ import functools
 import io
 import json
 import os
+import re
 import sys
 from collections.abc import Iterator
 from typing import IO, Any
@@ -233,11 +234,15 @@ def lines(
                 except UnicodeDecodeError:
                     raise _decode_error(ctx, lineno) from None
                 reason, column = _json_error(exc, line, raw)
+                valid = isinstance(exc, ValueError) and not isinstance(exc, json.JSONDecodeError)
+                what = "cannot be read" if valid else "is not valid JSON"
                 ctx.report(
                     "R401",
-                    f"line {lineno} is not valid JSON ({reason}); line skipped",
+                    f"line {lineno} {what} ({reason}); line skipped",
                     lineno,
-                    help="each line of a JSON Lines log must be one JSON value",
+                    help="write such a number as a string in the log"
+                    if valid and reason.startswith("an integer of")
+                    else "each line of a JSON Lines log must be one JSON value",
                     column=column,
                 )
                 continue
@@ -249,12 +254,26 @@ def lines(
             handle.close()
 
 
+def _huge_integer(text: str) -> tuple[str, int] | None:
+    """The reason and offset of an integer in ``text`` longer than Python reads from text
+    (``sys.get_int_max_str_digits()``, 4,300 digits by default), if there is one."""
+    limit = sys.get_int_max_str_digits()
+    if limit == 0:
+        return None
+    found = re.search(rf"\d{{{limit + 1},}}", text)
+    if found is None:
+        return None
+    return f"an integer of {len(found.group()):,} digits; at most {limit:,} digits are read", found.start()
+
+
 def _json_error(exc: BaseException, line: bytes, body: bytes) -> tuple[str, int]:
     """json's reason for refusing ``body`` and the column of ``line`` where it stopped (the
     body may stand after a ``data:`` prefix or a byte order mark); column 1 when unknown."""
-    if not isinstance(exc, json.JSONDecodeError):
-        return _short(exc), 1
     offset = max(line.find(body), 0)
+    if not isinstance(exc, json.JSONDecodeError):
+        text = line.decode("utf-8", "replace").lstrip("\ufeff")
+        huge = _huge_integer(text) if isinstance(exc, ValueError) else None
+        return (_short(exc), 1) if huge is None else (huge[0], huge[1] + 1)
     before = line[:offset].decode("utf-8", "replace").lstrip("\ufeff")
     # json counts its own lines; a record ends at the line's end (a cut record: just after it).
     content = len(body.decode("utf-8", "replace").rstrip("\r\n"))
@@ -345,9 +364,7 @@ def _probe(
         if concatenated(whole):
             return Source(name, ctx, True, records=values(whole, ctx), reopenable=reopenable)
         if "\n" in whole.strip():
-            return Source(
-                name, ctx, True, records=lines(io.BytesIO(data), ctx), reopenable=reopenable
-            )
+            return Source(name, ctx, True, records=lines(io.BytesIO(data), ctx), reopenable=reopenable)
         raise ctx.fatal(
             "R401",
             f"log is not valid JSON ({exc.msg})",
@@ -356,7 +373,18 @@ def _probe(
             column=exc.colno,
         ) from None
     except (ValueError, RecursionError) as exc:
-        raise ctx.fatal("R401", f"log is not valid JSON ({_short(exc)})", None) from None
+        huge = _huge_integer(whole) if isinstance(exc, ValueError) else None
+        if huge is None:
+            raise ctx.fatal("R401", f"log is not valid JSON ({_short(exc)})", None) from None
+        reason, at = huge
+        lineno = whole.count("\n", 0, at) + 1
+        raise ctx.fatal(
+            "R401",
+            f"log cannot be read: {reason}",
+            lineno,
+            help="write such a number as a string in the log",
+            column=at - (whole.rfind("\n", 0, at) + 1) + 1,
+        ) from None
     return Source(name, ctx, lines=False, document=document, reopenable=reopenable)
 
 
@@ -364,11 +392,7 @@ def _check_utf8(head: bytes, more: bool, ctx: Context) -> None:
     try:
         head.decode("utf-8")
     except UnicodeDecodeError as exc:
-        truncated = (
-            more
-            and exc.start >= len(head) - 3
-            and exc.reason.startswith("unexpected end")
-        )
+        truncated = more and exc.start >= len(head) - 3 and exc.reason.startswith("unexpected end")
         if not truncated:
             line = head.count(b"\n", 0, exc.start) + 1
             raise _decode_error(ctx, line) from None
