@@ -291,6 +291,29 @@ def test_an_otel_trace_id_spelled_three_ways_is_one_run(tmp_path: Path) -> None:
     assert [sid for sid, _ in by_attribute] == ["berlin tomorrow"]
 
 
+def test_case_from_reads_an_otel_resource_attribute(tmp_path: Path) -> None:
+    """An attribute of the trace's resource names the case as a span attribute does; a span's
+    own attribute of the same name wins."""
+    record = json.loads(_otel_line(HEX, "01", 1, "get_weather", {"city": "Berlin"}))
+    resource_spans = record["resourceSpans"][0]
+    span = resource_spans["scopeSpans"][0]["spans"][0]
+    span["attributes"] = [a for a in span["attributes"] if a["key"] != "app.case"]
+    resource_spans["resource"] = {
+        "attributes": [
+            {"key": "service.name", "value": {"stringValue": "weather-agent"}},
+            {"key": "app.case", "value": {"stringValue": "berlin tomorrow"}},
+        ]
+    }
+    log = tmp_path / "trace.jsonl"
+    log.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    runs, _ = _runs(SPEC, [log], PairingOptions(case_from="app.case"))
+    assert runs == [("berlin tomorrow", [("get_weather", {"city": "Berlin"}, "call_01")])]
+    span["attributes"].append({"key": "app.case", "value": {"stringValue": "oslo today"}})
+    log.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    runs, _ = _runs(SPEC, [log], PairingOptions(case_from="app.case"))
+    assert [name for name, _ in runs] == ["oslo today"]
+
+
 def test_canonical_samples_pass_through_by_id_as_they_are_read() -> None:
     """Pairing by id hands canonical samples on unchanged and in order (no grouping)."""
     spec = parse_spec('case "a" {\n    expect f\n}\ncase "b" {\n    expect f\n}\n', "s")

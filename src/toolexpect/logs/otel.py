@@ -148,39 +148,33 @@ def _spans(value: Any) -> Iterator[tuple[Any, int, dict[str, Any], list[Event]]]
     if _is_sdk_span(value):
         yield from _spans([value])
         return
-    resources = (
-        value.get("resourceSpans", value.get("resource_spans")) if isinstance(value, dict) else None
-    )
+    resources = value.get("resourceSpans", value.get("resource_spans")) if isinstance(value, dict) else None
     for resource in resources if isinstance(resources, list) else []:
-        scopes = (
-            resource.get("scopeSpans", resource.get("scope_spans"))
-            if isinstance(resource, dict)
-            else None
-        )
+        if not isinstance(resource, dict):
+            continue
+        scopes = resource.get("scopeSpans", resource.get("scope_spans"))
+        # The resource's attributes (service.name, a deployment's own keys) stand behind each
+        # span's, so that --case-from can name either; a span's own attribute wins.
+        own = resource.get("resource")
+        shared = _attributes(own.get("attributes")) if isinstance(own, dict) else {}
         for scope in scopes if isinstance(scopes, list) else []:
             spans = scope.get("spans") if isinstance(scope, dict) else None
             for span in spans if isinstance(spans, list) else []:
                 if isinstance(span, dict):
                     trace = span.get("traceId", span.get("trace_id"))
                     attributes = _attributes(span.get("attributes"))
+                    if shared:
+                        attributes = shared | attributes
                     yield trace, _start(span), attributes, _events(span.get("events"))
 
 
 def _log_events(value: Any) -> Iterator[tuple[Any, int, Event]]:
     """(trace id, time, event) of each named log record of an OTLP logs request."""
-    resources = (
-        value.get("resourceLogs", value.get("resource_logs")) if isinstance(value, dict) else None
-    )
+    resources = value.get("resourceLogs", value.get("resource_logs")) if isinstance(value, dict) else None
     for resource in resources if isinstance(resources, list) else []:
-        scopes = (
-            resource.get("scopeLogs", resource.get("scope_logs"))
-            if isinstance(resource, dict)
-            else None
-        )
+        scopes = resource.get("scopeLogs", resource.get("scope_logs")) if isinstance(resource, dict) else None
         for scope in scopes if isinstance(scopes, list) else []:
-            records = (
-                scope.get("logRecords", scope.get("log_records")) if isinstance(scope, dict) else None
-            )
+            records = scope.get("logRecords", scope.get("log_records")) if isinstance(scope, dict) else None
             for record in records if isinstance(records, list) else []:
                 if not isinstance(record, dict):
                     continue
@@ -212,9 +206,7 @@ def _model_calls(attrs: dict[str, Any], ctx: Context, line: int | None) -> list[
         parts = message.get("parts") if isinstance(message, dict) else None
         for part in parts if isinstance(parts, list) else []:
             if isinstance(part, dict) and part.get("type") == "tool_call":
-                calls.append(
-                    ctx.call(part.get("name"), part.get("arguments"), part.get("id"), line)
-                )
+                calls.append(ctx.call(part.get("name"), part.get("arguments"), part.get("id"), line))
     return calls
 
 
@@ -321,9 +313,7 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
         if not has_model and trace.logs:
             trace.logs.sort(key=lambda entry: (entry[0], entry[1]))
             logged = [
-                call
-                for _when, _seq, line, event in trace.logs
-                for call in _event_calls([event], ctx, line)
+                call for _when, _seq, line, event in trace.logs for call in _event_calls([event], ctx, line)
             ]
             has_model = any(c is not None for c in logged)
             per_span.insert(0, (logged, None))
