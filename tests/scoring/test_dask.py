@@ -3,7 +3,6 @@ the report one process gives, in every format, through a killed worker and an un
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import shutil
@@ -13,6 +12,7 @@ from pathlib import Path
 import pytest
 from distributed import Client, LocalCluster
 from distributed.diagnostics.plugin import WorkerPlugin
+from scoring_support import SPEC, random_line
 
 from toolexpect import dask as on_dask
 from toolexpect.cli import main
@@ -24,23 +24,8 @@ from toolexpect.scoring import ScoreReport, score
 from toolexpect.shards import survey_log
 
 ROOT = Path(__file__).resolve().parents[2]
+OTHER_IDS = ("a", "b", "c", "a", "b", "c", "nobody", "other")
 FIXTURES = ROOT / "tests" / "fixtures" / "logs"
-
-SPEC = """
-case "a" {
-    expect f(x=1)
-    expect g
-    require accuracy >= 0.5
-}
-case "b" {
-    expect f(x="s", y=[1, 2])
-    forbid h
-}
-case "c" {
-    expect g(z ~ "^o")
-    require no unexpected calls
-}
-"""
 
 
 @pytest.fixture(scope="session")
@@ -53,19 +38,6 @@ def client() -> Iterator[Client]:
         yield connected
 
 
-def _line(rng: random.Random) -> str:
-    case = rng.choice(["a", "b", "c", "a", "b", "c", "nobody", "other"])
-    calls = []
-    for _ in range(rng.randrange(5)):
-        name = rng.choice("fghk")
-        args = {"x": rng.choice([1, 1.0, "s", True]), "y": rng.choice([[1, 2], [1.0, 2]]), "z": "ok"}
-        calls.append({"name": name, "arguments": args})
-    record: dict[str, object] = {"tool_calls": calls}
-    if rng.random() < 0.97:
-        record["id"] = case
-    return json.dumps(record)
-
-
 @pytest.fixture(scope="module")
 def shards(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
     """A spec and a log in five shards: three canonical JSON Lines shards (one with a line that is
@@ -76,7 +48,7 @@ def shards(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
     rng = random.Random(17)
     logs = []
     for number in range(3):
-        lines = [_line(rng) for _ in range(250)]
+        lines = [random_line(rng, OTHER_IDS) for _ in range(250)]
         if number == 1:
             lines.insert(123, "{not json")
         log = folder / f"part-{number}.jsonl"
@@ -198,9 +170,7 @@ def test_address_and_verbose_say_how_the_work_was_spread(
 ) -> None:
     """With -v, standard error names the partitions, the workers and the seconds of each stage."""
     spec, logs = shards
-    code, _, err = _cli(
-        capsys, str(spec), "--log", str(logs[0]), "--dask", client.scheduler.address, "-v"
-    )
+    code, _, err = _cli(capsys, str(spec), "--log", str(logs[0]), "--dask", client.scheduler.address, "-v")
     assert code == 1
     assert "1 log in 1 partition on 2 workers" in err
     for stage in ("plan", "read and score", "merge", "finish"):

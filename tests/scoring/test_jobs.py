@@ -2,43 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
 import pytest
+from scoring_support import SPEC, random_line
 
 from toolexpect import jobs
 from toolexpect.cli import main
-
-SPEC = """
-case "a" {
-    expect f(x=1)
-    expect g
-    require accuracy >= 0.5
-}
-case "b" {
-    expect f(x="s", y=[1, 2])
-    forbid h
-}
-case "c" {
-    expect g(z ~ "^o")
-    require no unexpected calls
-}
-"""
-
-
-def _line(rng: random.Random) -> str:
-    case = rng.choice(["a", "b", "c", "a", "b", "c", "nobody"])
-    calls = []
-    for _ in range(rng.randrange(5)):
-        name = rng.choice("fghk")
-        args = {"x": rng.choice([1, 1.0, "s", True]), "y": rng.choice([[1, 2], [1.0, 2]]), "z": "ok"}
-        calls.append({"name": name, "arguments": args})
-    record: dict[str, object] = {"tool_calls": calls}
-    if rng.random() < 0.97:
-        record["id"] = case
-    return json.dumps(record)
 
 
 def _log(tmp_path: Path, lines: list[str]) -> Path:
@@ -49,7 +20,7 @@ def _log(tmp_path: Path, lines: list[str]) -> Path:
 
 def _lines(count: int = 600, seed: int = 3) -> list[str]:
     rng = random.Random(seed)
-    return [_line(rng) for _ in range(count)]
+    return [random_line(rng) for _ in range(count)]
 
 
 def _run(

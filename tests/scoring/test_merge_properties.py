@@ -4,13 +4,13 @@ commutatively, and the merged score finishes into the report of one process."""
 from __future__ import annotations
 
 import itertools
-import json
 import pickle
 import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scoring_support import SPEC, random_line
 
 from toolexpect.api import parse_spec
 from toolexpect.calls import RecordedSample
@@ -19,33 +19,10 @@ from toolexpect.model import Spec
 from toolexpect.report.score import FORMATS, MAX_RUNS_SHOWN, render
 from toolexpect.scoring import CompiledSpecs, PartialScore, score, score_partition
 
-SPEC = """
-case "a" {
-    expect f(x=1)
-    expect g
-    require accuracy >= 0.5
-}
-case "b" {
-    expect f(x="s", y=[1, 2])
-    forbid h
-    require pass rate >= 0.5
-}
-case "c" {
-    expect g(z ~ "^o")
-    require no unexpected calls
-}
-"""
-
 
 def _samples(count: int, seed: int) -> list[RecordedSample]:
     rng = random.Random(seed)
-    lines = []
-    for _ in range(count):
-        calls = [
-            {"name": rng.choice("fghk"), "arguments": {"x": rng.choice([1, "s"]), "y": [1, 2], "z": "ok"}}
-            for _ in range(rng.randrange(4))
-        ]
-        lines.append(json.dumps({"id": rng.choice(["a", "b", "c", "nobody", "else"]), "tool_calls": calls}))
+    lines = [random_line(rng, ("a", "b", "c", "nobody", "else")) for _ in range(count)]
     return samples_from_value("\n".join(lines), "canonical")
 
 
