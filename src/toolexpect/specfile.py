@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolexpect import lint, schema
+from toolexpect.bounded import read_up_to
 from toolexpect.diagnostics import Diagnostic, Severity, Span, make
 from toolexpect.document import Repeat
 from toolexpect.language.parse import Comment, parse_text
@@ -267,17 +268,10 @@ def _read_bounded(path: str | os.PathLike[str]) -> tuple[bytes | None, int | Non
         size = status.st_size if stat.S_ISREG(status.st_mode) else None
         if size is not None and size > MAX_SPEC_BYTES:
             return None, size
-        chunks: list[bytes] = []
-        left = MAX_SPEC_BYTES + 1
-        while left > 0:
-            chunk = handle.read(left)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-    if left <= 0:
+        data = read_up_to(handle, MAX_SPEC_BYTES + 1)
+    if len(data) > MAX_SPEC_BYTES:
         return None, None
-    return b"".join(chunks), size
+    return data, size
 
 
 def find_spec_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path | str]:

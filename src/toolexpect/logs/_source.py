@@ -27,9 +27,10 @@ from typing import IO, Any
 
 import orjson
 
+from toolexpect.bounded import read_up_to
 from toolexpect.logs._base import Context, LogError, Record
 from toolexpect.logs.documents import concatenated, values
-from toolexpect.logs.streams import Replay, open_stream, read_up_to
+from toolexpect.logs.streams import Replay, open_stream
 
 __all__ = [
     "MAX_DOCUMENT_BYTES",

@@ -21,7 +21,7 @@ from typing import IO, Any
 
 from toolexpect.logs._base import Context
 
-__all__ = ["Replay", "open_stream", "read_up_to"]
+__all__ = ["Replay", "open_stream"]
 
 
 class Replay(io.RawIOBase):
@@ -61,19 +61,6 @@ class Replay(io.RawIOBase):
         if not self.closed and self._close_inner:
             self._inner.close()
         super().close()
-
-
-def read_up_to(stream: IO[bytes], size: int) -> bytes:
-    """Up to ``size`` bytes, fewer only at the end of the stream."""
-    parts: list[bytes] = []
-    left = size
-    while left > 0:
-        data = stream.read(left)
-        if not data:
-            break
-        parts.append(data)
-        left -= len(data)
-    return b"".join(parts)
 
 
 def _decompressed(name: str, raw: IO[bytes], ctx: Context) -> IO[bytes]:
