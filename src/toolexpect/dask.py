@@ -1,13 +1,14 @@
 """Score logs on a Dask cluster (``toolexpect score --dask [ADDRESS]``, ``pip install toolexpect[dask]``).
 
-The specs are compiled once here and sent once to each worker (``Client.scatter``, pickled as
-their cases). Each log is surveyed on a worker (:func:`toolexpect.shards.survey_log`: its
-format, and for a local canonical JSON Lines log its stretches), each shard is read and scored
-on a worker (:func:`toolexpect.shards.score_shard`, the one scorer), and the partial scores
-are merged here as they arrive, in whatever order: the merge is associative and commutative,
-so the report is the one a single process gives. A task whose worker dies is run again
-(Dask's own retries); a log that cannot be read is reported with its path, and the rest is
-scored. See docs/scale.md.
+The specs are compiled once here and shipped as one task that holds them (pickled as their
+cases): each worker fetches its result once, and if every worker holding it dies, the scheduler
+runs that task again (scattered data would be lost for good). Each log is surveyed on a worker
+(:func:`toolexpect.shards.survey_log`: its format, and for a local canonical JSON Lines log its
+stretches), each shard is read and scored on a worker (:func:`toolexpect.shards.score_shard`,
+the one scorer), and the partial scores are merged here as they arrive, in whatever order: the
+merge is associative and commutative, so the report is the one a single process gives. A task
+whose worker dies is run again (Dask's own retries); a log that cannot be read is reported with
+its path, and the rest is scored. See docs/scale.md.
 """
 
 from __future__ import annotations
@@ -27,11 +28,15 @@ if TYPE_CHECKING:
 
     from toolexpect.model import Spec
 
-__all__ = ["RETRIES", "Spread", "run", "score"]
+__all__ = ["RETRIES", "LostWork", "Spread", "run", "score"]
 
 RETRIES = 3
 """How many times a task that raised is run again (a task whose worker died is rescheduled
 by Dask itself, up to ``distributed.scheduler.allowed-failures`` times)."""
+
+
+class LostWork(RuntimeError):
+    """The cluster gave up on a task (cancelled, or its workers kept dying): no report."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +109,7 @@ def _run(
     clock = time.perf_counter()
     logs, missing = list_logs([paths] if isinstance(paths, str) else list(paths))
     compiled = CompiledSpecs.of(specs)
-    shipped = client.scatter(compiled, broadcast=True)
+    shipped = client.submit(_same, compiled, pure=False, retries=RETRIES)
     surveys = client.map(
         survey_log, logs, range(len(logs)), fmt=fmt, blocksize=blocksize, retries=RETRIES, pure=False
     )
@@ -121,6 +126,8 @@ def _run(
     del futures  # each result leaves the cluster's memory once merged (see release below)
     whole: dict[int, Shard] = {}
     for future, partial in arriving:
+        if future.status != "finished":
+            raise LostWork(f"the cluster lost the scoring of {shard_of[future.key].log}: {partial!r}")
         future.release()
         started = time.perf_counter()
         if partial is None:  # a stretch with a loose call: its log is scored whole below
@@ -144,6 +151,11 @@ def _run(
     info = client.scheduler_info()
     workers = len(info.get("workers", {}))
     return report, Spread(len(logs), len(shards), workers, str(info.get("address")), seconds)
+
+
+def _same(compiled: CompiledSpecs) -> CompiledSpecs:
+    """The compiled specs, as the result of a task the scheduler can run again."""
+    return compiled
 
 
 def _lap(since: float) -> float:

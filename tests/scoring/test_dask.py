@@ -187,8 +187,11 @@ class _KillOnce(WorkerPlugin):
         self.marker = marker
 
     def transition(self, key: object, start: str, finish: str, **kwargs: object) -> None:
-        if finish == "executing" and "score_shard" in str(key) and not os.path.exists(self.marker):
-            Path(self.marker).write_text("killed", encoding="utf-8")
+        if finish == "executing" and "score_shard" in str(key):
+            try:  # created at most once, by whichever worker gets here first
+                os.close(os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            except FileExistsError:
+                return
             os._exit(1)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from concurrent.futures import CancelledError
 from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ def score_on_dask(
     ``None`` (and a message) when the cluster cannot be reached or gave up on a task."""
     from distributed import KilledWorker
 
-    from toolexpect.dask import run
+    from toolexpect.dask import LostWork, run
 
     where = args.dask or "a local cluster"
     try:
@@ -50,6 +51,9 @@ def score_on_dask(
         return None
     except KilledWorker as error:
         print(f"toolexpect: Dask gave up on a task after its workers died: {error}", file=err)
+        return None
+    except (LostWork, CancelledError) as error:
+        print(f"toolexpect: Dask gave up: {error}; run the command again", file=err)
         return None
     if args.verbose:
         print(
