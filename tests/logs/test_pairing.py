@@ -439,3 +439,35 @@ def test_an_id_that_names_no_case_is_left_over_even_with_one_case(tmp_path: Path
     made_up = RecordedSample("chatcmpl-B9x", (ToolCall("get_weather"),))
     named = RecordedSample("paris then mail", (ToolCall("get_weather"),))
     assert [s.id for s in pair_runs([spec], [[made_up, named]])] == ["weather", "paris then mail"]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [PairingOptions(by="question"), PairingOptions(by="file"), PairingOptions(case_from="metadata.case")],
+)
+def test_a_run_whose_own_id_names_a_case_is_not_reported_as_left_over(options: PairingOptions) -> None:
+    """A run that the chosen option does not pair keeps its id; when that id names a case, the
+    scorer pairs it, so no R420 says that the run and the case found nothing."""
+    spec = parse_spec(SPEC, "weather")
+    samples = [RecordedSample(name, (ToolCall("get_weather", {"city": "x"}),)) for name in CASES]
+    paired = pair_runs([spec], [samples], options)
+    report = score([spec], paired)
+    assert [len(outcome.runs) for outcome in report.cases] == [1, 1, 1]
+    assert not report.unused
+    assert paired.diagnostics == []
+
+
+def test_ids_naming_the_cases_are_suggested_when_pairing_by_file(tmp_path: Path) -> None:
+    """A canonical log whose ids are the case names, scored with --pair-by file from a file named
+    after no case: R420's help says that pairing by id pairs them."""
+    log = tmp_path / "run.jsonl"
+    log.write_text(
+        "".join(json.dumps({"id": name, "tool_calls": []}) + "\n" for name in CASES), encoding="utf-8"
+    )
+    runs, diagnostics = _runs(SPEC, [log], PairingOptions("file"))
+    assert [sid for sid, _ in runs] == ["run", "run", "run"]
+    [finding] = diagnostics
+    assert finding.help == "these 3 runs' ids equal the names of 3 cases: use --pair-by id"
+    log.write_text(json.dumps({"id": "oslo today", "tool_calls": []}) + "\n", encoding="utf-8")
+    [finding] = _runs(SPEC, [log], PairingOptions("file"))[1]
+    assert finding.help == "this run's id equals the name of 1 case: use --pair-by id"

@@ -15,9 +15,10 @@ chosen as ``options`` say:
   ``.gz``, ...); the records of a provider log form one run per file;
 * ``case_from=PATH``: the case named by that field of each record.
 
-A run that pairs with no case keeps its own id, and scoring lists it as unused; by file or
-field it is named after its file or field instead, and without specs (``calls``, ``snapshot``)
-by question after its question (whitespace normalised), so that runs are shown as they group. When runs are
+A run that the option does not pair keeps its own id: scoring pairs it with the case of that
+name if there is one, else lists it as unused; by file or field it is named after its file or
+field instead, and without specs (``calls``, ``snapshot``) by question after its question
+(whitespace normalised), so that runs are shown as they group. When runs are
 left over while cases found none, one ``R420`` finding says which, and which other pairing
 would have paired them (``diagnostics``, complete once the runs have all been read).
 Canonical logs and the formats whose records are whole runs (``COMPLETE``) are never
@@ -223,6 +224,7 @@ class PairedRuns:
         if sample.id is None and self._only is not None:
             self._paired.add(self._only)
             return sample
+        own = sample.id
         if self.options.by == "file" and self.options.case_from is None:
             stem = log_stem(sample.path)
             if stem is not None:
@@ -237,18 +239,25 @@ class PairedRuns:
                 self._unnamed.count += 1
                 if self._unnamed.count == 1:
                     self._unnamed.path, self._unnamed.line = sample.path, sample.line
+        if sample.id in self._names:
+            # Its own id names a case, and the scorer pairs it with that case.
+            self._paired.add(sample.id)
+            return sample
         if self._names:
-            self._leftover(sample)
+            self._leftover(sample, own)
         return sample
 
-    def _leftover(self, sample: RecordedSample) -> None:
-        """Count a run that paired with no case, and the options that would have paired it."""
+    def _leftover(self, sample: RecordedSample, own: str | None) -> None:
+        """Count a run that paired with no case (its own id ``own``), and the options that
+        would have paired it."""
         left = self._left.get(sample.id)
         if left is None:
             left = self._left[sample.id] = _Left(path=sample.path, line=sample.line)
         left.count += 1
         facts = sample.facts
         found: dict[str, str] = {}
+        if own in self._names:
+            found["--pair-by id"] = own
         if self.options.by != "question" or self.options.case_from is not None:
             question = facts.question if facts is not None else None
             asked = self._questions.get(question, []) if question is not None else []
@@ -289,11 +298,15 @@ class PairedRuns:
                 cases.setdefault(option, set()).update(names)
         if totals:
             option, count = totals.most_common(1)[0]
-            what = _WHAT.get(option.split(" ")[-1], f"field {option.split(' ')[-1]}")
+            key = option.split(" ")[-1]
+            what = _WHAT.get(key, f"field {key}")
+            if count == 1 and key in _WHAT:
+                what = what[:-1]
             number = len(cases[option] & set(missing)) or len(cases[option])
+            of_cases = _of_cases(option) if number != 1 else _of_cases(option)[:-1]
             help_text = (
                 f"{_these(count)} {what} equal{'s' if count == 1 else ''} the "
-                f"{_of_cases(option)} of {number} case{'s' if number != 1 else ''}: use {option}"
+                f"{of_cases} of {number} case{'s' if number != 1 else ''}: use {option}"
             )
         else:
             help_text = (
@@ -323,7 +336,7 @@ class PairedRuns:
         )
 
 
-_WHAT = {"question": "user questions", "file": "log file names"}
+_WHAT = {"question": "user questions", "file": "log file names", "id": "ids"}
 
 
 def _these(count: int) -> str:
