@@ -223,3 +223,25 @@ def test_concatenated_documents_in_memory_read_the_same() -> None:
     """``samples_from_value`` of the text of documents back to back gives the same samples."""
     text = (PAIRING / "completions.json").read_text(encoding="utf-8")
     assert [s.id for s in samples_from_value(text)] == [s.id for s in open_log(PAIRING / "completions.json")]
+
+
+def test_a_compressed_log_cut_short_is_reported_at_the_line_reached(tmp_path: Path) -> None:
+    """A gzip log cut in the middle: the runs before the damage are read, and the R400 points at
+    the line where reading stopped."""
+    text = "".join(
+        json.dumps({"id": f"run {n}", "tool_calls": [{"name": "f", "arguments": {"n": n * 7919 % 10007}}]})
+        + "\n"
+        for n in range(20000)
+    )
+    packed = gzip.compress(text.encode())
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(packed[: len(packed) // 2])
+    read = 0
+    with pytest.raises(LogError) as caught:
+        for _sample in open_log(cut):
+            read += 1
+    diagnostic = caught.value.diagnostic
+    assert diagnostic.code == "R400"
+    assert "damaged" in diagnostic.message
+    assert 1000 < read < 20000
+    assert diagnostic.line == read + 1

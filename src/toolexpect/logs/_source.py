@@ -202,10 +202,10 @@ def lines(
     ``first_line``; closes ``handle`` at the end."""
     brackets = _bracket_limit()
     longest = MAX_LINE_BYTES
+    lineno = first_line - 1
     try:
         bounded = size is not None
         left = size if size is not None else 0
-        lineno = first_line - 1
         for raw in iter(functools.partial(handle.readline, longest + 1), b""):
             if len(raw) > longest:
                 raise _line_too_long(ctx, lineno + 1)
@@ -249,7 +249,8 @@ def lines(
                 continue
             yield (lineno, value)
     except OSError as exc:
-        raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
+        # At the line being read when the stream failed (a compressed log cut short).
+        raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", lineno + 1) from None
     finally:
         if handle is not sys.stdin.buffer:
             handle.close()
