@@ -155,3 +155,11 @@ def test_plain_call_dicts_keep_their_errors() -> None:
         ToolCallAccuracyEvaluator().evaluate(
             Sample(expected_tool_calls=[{"name": "f"}], tool_calls=[{"nme": "f"}])
         )
+
+
+def test_calls_from_is_a_name_of_the_package() -> None:
+    """``toolexpect.calls_from``, as the README writes it, reads an SDK response."""
+    import toolexpect
+
+    assert named(toolexpect.calls_from(COMPLETION)) == named(calls_from(COMPLETION))
+    assert "calls_from" in toolexpect.__all__
