@@ -7,8 +7,9 @@ accuracy with its threshold. A case counts once, whatever its number of runs:
   expectations but no recorded sample (status ``error``) counts as 0, so that a case that
   was not run never raises the figure; a case without expectations has no accuracy and is
   left out;
-* its precision and F1 are the mean over its runs that have one (precision needs at least
-  one call); the overall figure is the mean over the cases that have one, ``None`` for none.
+* its precision and F1 are the mean over its runs that have one (a run without calls has
+  precision 1.0; a case with no recorded sample has neither); the overall figure is the mean
+  over the cases that have one, ``None`` for none.
 """
 
 from __future__ import annotations
