@@ -80,3 +80,18 @@ def test_docs_cite_nothing_missing_and_pin_no_missing_tag() -> None:
     assert "style guide" not in (ROOT / "docs" / "tools.md").read_text(encoding="utf-8")
     for path in [ROOT / ".pre-commit-hooks.yaml", *sorted((ROOT / "docs").glob("*.md"))]:
         assert "rev: v0.1.0" not in path.read_text(encoding="utf-8"), path
+
+
+def test_a_second_log_after_one_log_flag_is_named_as_a_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``score --log a.jsonl b.jsonl`` reads ``b.jsonl`` as a spec path, which cannot parse:
+    the command says that it looks like a log and that --log is given once per log."""
+    log = tmp_path / "b.jsonl"
+    log.write_text(json.dumps({"id": "c", "tool_calls": []}) + "\n", encoding="utf-8")
+    code, _, err = _run(capsys, "score", "--log", str(log), str(log))
+    assert code == 2
+    assert (
+        f"toolexpect: {log} looks like a log, not a spec: give --log once per log "
+        "(--log a.jsonl --log b.jsonl)"
+    ) in err

@@ -32,6 +32,7 @@ __all__ = [
     "add_pairing_arguments",
     "load_all",
     "load_tools",
+    "logs_given_as_specs",
     "no_spec_files",
     "print_diagnostics",
     "replacing",
@@ -120,6 +121,20 @@ def load_all(paths: Sequence[str]) -> tuple[dict[str, SpecFile], list[str]]:
         for path in found:
             files.setdefault(str(path), load_spec_file(path))
     return files, missing
+
+
+def logs_given_as_specs(paths: list[str], failed: set[str | None]) -> list[str]:
+    """The spec paths that failed to load and are named like logs (``b.jsonl`` read as a spec
+    in ``score --log a.jsonl b.jsonl``)."""
+    from toolexpect.logs.paths import LOG_SUFFIXES
+    from toolexpect.specfile import SPEC_SUFFIXES
+
+    endings = tuple(suffix + packed for suffix in LOG_SUFFIXES for packed in ("", ".gz", ".zst"))
+    return [
+        path
+        for path in paths
+        if path in failed and path.lower().endswith(endings) and not path.lower().endswith(SPEC_SUFFIXES)
+    ]
 
 
 # Every file the command line writes (format, score -o, --html, diff -o) goes through

@@ -13,6 +13,7 @@ from toolexpect.cli.common import (
     EXIT_USAGE,
     load_all,
     load_tools,
+    logs_given_as_specs,
     no_spec_files,
     print_diagnostics,
     replacing,
@@ -78,6 +79,12 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         print_diagnostics(bad, files, "full", err)
         for folder in empty:
             print(f"toolexpect: {no_spec_files(folder)}", file=err)
+        for path in logs_given_as_specs(args.specs, {d.path for d in bad}):
+            print(
+                f"toolexpect: {path} looks like a log, not a spec: give --log once per log "
+                "(--log a.jsonl --log b.jsonl)",
+                file=err,
+            )
         print("toolexpect: fix the spec errors above before scoring", file=err)
         return EXIT_USAGE
     specs = [f.spec for f in files.values() if f.spec is not None]
