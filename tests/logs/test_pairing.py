@@ -471,3 +471,14 @@ def test_ids_naming_the_cases_are_suggested_when_pairing_by_file(tmp_path: Path)
     log.write_text(json.dumps({"id": "oslo today", "tool_calls": []}) + "\n", encoding="utf-8")
     [finding] = _runs(SPEC, [log], PairingOptions("file"))[1]
     assert finding.help == "this run's id equals the name of 1 case: use --pair-by id"
+
+
+def test_an_empty_case_from_is_refused_not_ignored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--case-from ''`` is a usage error naming the path, not pairing by id in silence."""
+    log = str(PAIRING / "conversations.jsonl")
+    code, out, err = _score_text(capsys, tmp_path, "--log", log, "--case-from", "")
+    assert code == 2
+    assert out == ""
+    assert "'' is not a field path" in err

@@ -33,7 +33,8 @@ def apply_settings(args: argparse.Namespace, settings: Settings) -> None:
         args.log_format = args.log_format or settings.text("log-format") or "auto"
     if command in ("score", "calls", "snapshot"):
         args.pair_by = args.pair_by or settings.choice("pair-by", ("id", "question", "file")) or "id"
-        args.case_from = args.case_from or settings.text("case-from")
+        if args.case_from is None:
+            args.case_from = settings.text("case-from")
     if command == "calls":
         args.logs = args.logs or settings.paths("logs")
         if not args.logs:
