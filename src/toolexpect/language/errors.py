@@ -109,6 +109,14 @@ def _help_for(expected: set[str], token: Token) -> str | None:
         if close:
             return f'did you mean "{close[0]}"?'
         return "a statement starts with " + _either(list(statements))
+    if token.type == "THEN" and "THEN" not in expected:
+        return (
+            'a chain goes on to the next line after a line that ends with "then": '
+            'move this "then" to the end of the line before'
+        )
+    if "THEN" in expected and token.type in ("NAME", "KEY") and word.startswith("then") and len(word) > 4:
+        rest = word[4:].lstrip("_-.:/")  # a keyword is a whole word: this one lacks the space after it
+        return f'did you mean "then {rest}"?' if rest else 'did you mean "then"?'
     if {"ACCURACY", "ORDER"} <= expected:
         return "write one of: " + "; ".join(_require_forms())
     if expected == {"GE", "GT"}:
