@@ -128,3 +128,13 @@ def test_bfcl_prompting_results_score(tmp_path: Path, capsys: pytest.CaptureFixt
     }
     assert [(d["code"], d["line"]) for d in report["log_diagnostics"]] == [("R404", 3)]
     assert code == 1
+
+
+def test_the_capture_hint_reaches_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``score`` prints log findings one concise line each, without their help: the R411 line
+    itself names the setting that turns content capture on."""
+    spec = tmp_path / "spec.expect"
+    spec.write_text("expect get_weather\n", encoding="utf-8")
+    assert main(["score", str(spec), "--log", str(LOGS / "otel/no_content.json")]) == 1
+    [line] = [line for line in capsys.readouterr().err.splitlines() if "R411" in line]
+    assert "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true" in line

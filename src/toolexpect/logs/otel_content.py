@@ -97,7 +97,8 @@ def warn_without_content(
     ctx.report(
         "R411",
         f"trace {trace_id or '(no id)'} holds no message content ({models} model {records}: "
-        "spans or gen_ai.choice events), so the calls the model made cannot be read in full",
+        "spans or gen_ai.choice events), so the calls the model made cannot be read in full; "
+        "record again with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true",
         line,
         help="turn content capture on and record again: "
         "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true for the OpenTelemetry GenAI "
