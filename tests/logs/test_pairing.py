@@ -482,3 +482,19 @@ def test_an_empty_case_from_is_refused_not_ignored(
     assert code == 2
     assert out == ""
     assert "'' is not a field path" in err
+
+
+def test_the_fallback_help_names_only_the_other_options(tmp_path: Path) -> None:
+    """When no option would pair the runs left over, R420's help lists the options not in use."""
+    log = tmp_path / "run.jsonl"
+    log.write_text(json.dumps({"id": "nobody", "tool_calls": []}) + "\n", encoding="utf-8")
+    [by_question] = _runs(SPEC, [log], PairingOptions("question"))[1]
+    assert by_question.help == (
+        "name each run after its case, or pair with --pair-by id (the runs' ids), "
+        "--pair-by file (the log files' names) or --case-from PATH (a field of each record)"
+    )
+    [by_id] = _runs(SPEC, [log], PairingOptions())[1]
+    assert by_id.help == (
+        "name each run after its case, or pair with --pair-by question (the cases' question "
+        "statements), --pair-by file (the log files' names) or --case-from PATH (a field of each record)"
+    )

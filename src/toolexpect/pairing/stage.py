@@ -309,9 +309,10 @@ class PairedRuns:
                 f"{of_cases} of {number} case{'s' if number != 1 else ''}: use {option}"
             )
         else:
+            others = [f"{option} ({what})" for option, what in _OPTIONS if option != self.options.option]
             help_text = (
-                "name each run after its case, or pair with --pair-by question "
-                "(the cases' question statements), --pair-by file or --case-from PATH"
+                "name each run after its case, or pair with "
+                f"{', '.join(others[:-1])} or {others[-1]}"
             )
         first = next(iter(self._left.values()))
         span = Span.point(first.line, 1) if first.line is not None else None
@@ -335,6 +336,13 @@ class PairedRuns:
             )
         )
 
+
+_OPTIONS = (
+    ("--pair-by id", "the runs' ids"),
+    ("--pair-by question", "the cases' question statements"),
+    ("--pair-by file", "the log files' names"),
+    ("--case-from PATH", "a field of each record"),
+)
 
 _WHAT = {"question": "user questions", "file": "log file names", "id": "ids"}
 
