@@ -86,7 +86,9 @@ class _Sources:
             logs = logs or _absolute(settings, "logs")
             self.log_format = settings.text("log-format") or "auto"
             pair_by = config.getoption(_PAIR_BY) or settings.choice("pair-by", ("id", "question", "file"))
-            case_from = config.getoption(_CASE_FROM) or settings.text("case-from")
+            case_from = config.getoption(_CASE_FROM)
+            if case_from is None:
+                case_from = settings.text("case-from")
             self.pairing = PairingOptions.of({"pair-by": pair_by or "id", "case-from": case_from})
         except (SettingsError, ValueError) as error:
             raise pytest.UsageError(str(error)) from None

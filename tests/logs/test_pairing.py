@@ -355,6 +355,9 @@ def test_the_pytest_plugin_pairs_with_the_same_options(pytester: pytest.Pytester
     pytester.runpytest(*given).assert_outcomes(failed=3)
     pytester.runpytest(*given, "--toolexpect-pair-by", "question").assert_outcomes(passed=3)
     pytester.runpytest(*given, "--toolexpect-case-from", "metadata.case").assert_outcomes(passed=3)
+    empty = pytester.runpytest(*given, "--toolexpect-case-from", "")
+    assert empty.ret == pytest.ExitCode.USAGE_ERROR
+    empty.stderr.fnmatch_lines(["*'' is not a field path*"])
 
 
 @pytest.mark.parametrize(
