@@ -279,3 +279,15 @@ def test_a_missing_report_is_refused(tmp_path: Path, capsys: Capsys) -> None:
     code, _, err = run_cli(capsys, "diff", str(tmp_path / "nowhere.json"), str(tmp_path / "nowhere.json"))
     assert code == 2
     assert "error[B600]: cannot read the report" in err
+
+
+def test_a_report_that_is_not_json_is_refused_at_the_place_of_the_error(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    """A cut or hand-broken report is B600 at the line and column where the JSON breaks."""
+    bad = tmp_path / "cut.json"
+    bad.write_text('{"cases": [\n  {"case": "a",\n', encoding="utf-8")
+    code, _, err = run_cli(capsys, "diff", str(bad), str(bad))
+    assert code == 2
+    expected = "error[B600]: not a JSON file: Expecting property name enclosed in double quotes"
+    assert f"{expected}\n --> {bad}:3:1" in err
