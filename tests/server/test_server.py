@@ -16,6 +16,7 @@ import pytest
 from lsprotocol import types
 
 from toolexpect.cli import main
+from toolexpect.specfile import MAX_SPEC_BYTES
 
 from .editor import Editor
 
@@ -161,6 +162,19 @@ def test_a_spec_that_does_not_parse_gets_no_formatting_edit(editor: Editor, proj
     """Format refuses what does not parse; so does the server."""
     path = project / "specs" / "broken-format.expect"
     editor.open(path, BROKEN)
+    assert not editor.format(path)
+
+
+def test_a_spec_larger_than_lint_reads_gets_lints_refusal(editor: Editor, project: Path) -> None:
+    """Over 1 MiB, the editor shows the P105 that ``lint`` gives (its words, at the top of the
+    file), is not analysed further and gets no formatting edit, as ``format`` refuses it."""
+    path = project / "specs" / "large.expect"
+    text = 'case "a" {\n    expect get_wether\n}\n' + "# " + "x" * MAX_SPEC_BYTES + "\n"
+    diagnostics = editor.open(path, text)
+    (refused,) = lint_json(path)
+    assert refused["code"] == "P105"
+    assert [(d.code, d.message.split("\nhelp: ")[0]) for d in diagnostics] == [("P105", refused["message"])]
+    assert diagnostics[0].range.start == types.Position(line=0, character=0)
     assert not editor.format(path)
 
 
