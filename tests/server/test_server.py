@@ -95,6 +95,19 @@ def test_a_syntax_error_arrives_as_lint_reports_it_and_clears_when_fixed(
     assert editor.change(path, FIXED) == []
 
 
+def test_a_spec_whose_path_has_a_space_and_an_accent_gets_its_diagnostics(
+    editor: Editor, project: Path
+) -> None:
+    """Editors send such a path percent-encoded (``my%20specs/%C3%A9t%C3%A9.expect``); its
+    diagnostics arrive, under the URI the editor sent, and clear when fixed."""
+    folder = project / "specs" / "my specs"
+    folder.mkdir()
+    path = folder / "été.expect"
+    assert "%20" in path.as_uri() and "%C3%A9" in path.as_uri()
+    assert [d.code for d in editor.open(path, BROKEN)] == ["P100"]
+    assert editor.change(path, FIXED) == []
+
+
 def test_a_burst_of_changes_publishes_only_diagnostics_of_the_text_they_were_made_from(
     editor: Editor, project: Path
 ) -> None:
