@@ -31,6 +31,7 @@ __all__ = [
     "kind_of",
     "load_spec_file",
     "parse_spec_source",
+    "too_large",
 ]
 
 MAX_SPEC_BYTES = 1024 * 1024
@@ -230,14 +231,7 @@ def load_spec_file(path: str | os.PathLike[str]) -> SpecFile:
             )
         )
     if data is None:
-        held = f"is {size:,} bytes" if size is not None else f"holds more than {MAX_SPEC_BYTES:,} bytes"
-        return refused(
-            make(
-                "P105",
-                f"spec file {held}; the limit is {MAX_SPEC_BYTES:,}",
-                help="split the spec into several files",
-            )
-        )
+        return refused(too_large(size))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -253,6 +247,16 @@ def load_spec_file(path: str | os.PathLike[str]) -> SpecFile:
             )
         )
     return parse_spec_source(text, kind, name=stem_of(path), path=shown)
+
+
+def too_large(size: int | None) -> Diagnostic:
+    """The ``P105`` of a spec larger than :data:`MAX_SPEC_BYTES` (``size``: its bytes, if known)."""
+    held = f"is {size:,} bytes" if size is not None else f"holds more than {MAX_SPEC_BYTES:,} bytes"
+    return make(
+        "P105",
+        f"spec file {held}; the limit is {MAX_SPEC_BYTES:,}",
+        help="split the spec into several files",
+    )
 
 
 def _read_bounded(path: str | os.PathLike[str]) -> tuple[bytes | None, int | None]:

@@ -279,3 +279,34 @@ def test_a_missing_report_is_refused(tmp_path: Path, capsys: Capsys) -> None:
     code, _, err = run_cli(capsys, "diff", str(tmp_path / "nowhere.json"), str(tmp_path / "nowhere.json"))
     assert code == 2
     assert "error[B600]: cannot read the report" in err
+
+
+def test_a_report_that_is_not_json_is_refused_at_the_place_of_the_error(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    """A cut or hand-broken report is B600 at the line and column where the JSON breaks."""
+    bad = tmp_path / "cut.json"
+    bad.write_text('{"cases": [\n  {"case": "a",\n', encoding="utf-8")
+    code, _, err = run_cli(capsys, "diff", str(bad), str(bad))
+    assert code == 2
+    expected = "error[B600]: not a JSON file: Expecting property name enclosed in double quotes"
+    assert f"{expected}\n --> {bad}:3:1" in err
+
+
+def test_markdown_keeps_links_images_and_emphasis_of_a_log_as_text(tmp_path: Path, capsys: Capsys) -> None:
+    """A recorded value written as Markdown (a link, an image, emphasis, a code span) is escaped
+    in the pull-request comment, so it shows as the text it is."""
+    spec = tmp_path / "s.expect"
+    spec.write_text('case "c" {\n    expect f(x="ok")\n}\n', encoding="utf-8")
+    value = "[a](https://e.x) ![i](v) **b** `c` ~~s~~ a\\_b"
+    reports = []
+    for name, x in (("old", "ok"), ("new", value)):
+        log = tmp_path / f"{name}.jsonl"
+        log.write_text(json.dumps({"id": "c", "tool_calls": [{"name": "f", "arguments": {"x": x}}]}) + "\n")
+        reports.append(str(tmp_path / f"{name}.json"))
+        run_cli(capsys, "score", str(spec), "--log", str(log), "--format", "json", "-o", reports[-1])
+    code, out, _ = run_cli(capsys, "diff", *reports, "--format", "markdown")
+    assert code == 1
+    (line,) = [line for line in out.splitlines() if "not matched" in line]
+    escaped = r'"\[a\](https://e.x) !\[i\](v) \*\*b\*\* \`c\` \~\~s\~\~ a\\\\\_b"'
+    assert line.endswith(f"got {escaped}")

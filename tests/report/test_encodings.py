@@ -68,3 +68,43 @@ def test_style_of_a_stream_knows_its_marks() -> None:
     cp1252 = io.TextIOWrapper(io.BytesIO(), encoding="cp1252")
     assert Style.of(utf8).marks("✓ a → b …") == "✓ a → b …"
     assert Style.of(cp1252).marks("✓ a → b …") == "+ a -> b ..."
+
+
+LONE = '{"id": "a", "tool_calls": [{"name": "t", "arguments": {"x": "cut \\ud83d"}}]}\n'
+LONE_ID = '{"id": "\\udc00b", "tool_calls": [{"name": "t\\ud800", "arguments": {}}]}\n'
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "junit", "github", "markdown", "html"])
+def test_a_lone_surrogate_in_a_log_is_written_as_an_escape(tmp_path: Path, fmt: str) -> None:
+    """A recorded value, id or tool name holding half of a surrogate pair (a stream cut in the
+    middle of an emoji) is written as ``\\udXXX`` to standard output and to files, in every
+    format: never a UnicodeEncodeError; the JSON report stays JSON that reads back the value."""
+    (tmp_path / "w.expect").write_text(SPEC, encoding="utf-8")
+    (tmp_path / "lone.jsonl").write_text(LONE + LONE_ID, encoding="utf-8")
+    argv = ["score", "w.expect", "--log", "lone.jsonl", "--format", fmt]
+    shown = _run(tmp_path, "utf-8", *argv)
+    written = _run(tmp_path, "utf-8", *argv, "-o", f"report.{fmt}")
+    for done in (shown, written):
+        assert done.returncode == 1, done.stderr.decode()
+        assert b"Traceback" not in done.stderr
+    text = shown.stdout.decode("utf-8")
+    assert text == (tmp_path / f"report.{fmt}").read_text(encoding="utf-8")
+    assert "\\ud83d" in text
+    if fmt == "json":
+        report = json.loads(text)
+        (unmatched,) = [f for f in report["cases"][0]["failures"] if f["kind"] == "unmatched"]
+        assert unmatched["message"].endswith('got "cut \ud83d"')
+        assert [sample["id"] for sample in report["unused_samples"]] == ["\udc00b"]
+
+
+def test_diff_of_reports_holding_a_lone_surrogate(tmp_path: Path) -> None:
+    """``diff`` reads such a JSON report back and writes its comparison without an error."""
+    (tmp_path / "w.expect").write_text(SPEC, encoding="utf-8")
+    (tmp_path / "lone.jsonl").write_text(LONE, encoding="utf-8")
+    (tmp_path / "log.jsonl").write_text(LOG, encoding="utf-8")
+    _run(tmp_path, "utf-8", "score", "w.expect", "--log", "log.jsonl", "--format", "json", "-o", "old.json")
+    _run(tmp_path, "utf-8", "score", "w.expect", "--log", "lone.jsonl", "--format", "json", "-o", "new.json")
+    for fmt in ("text", "markdown", "json", "github"):
+        done = _run(tmp_path, "utf-8", "diff", "old.json", "new.json", "--format", fmt)
+        assert b"Traceback" not in done.stderr, done.stderr.decode()
+        assert done.returncode in (0, 1)

@@ -43,7 +43,10 @@ CASES = [
     ('expect get_weather(city="Ber|', Place("nowhere")),
     ("expect get_weather(meta={|", Place("nowhere")),
     ("expect get_weather(x=[1, |", Place("nowhere")),
-    ("# expect |", Place("statement")),
+    ("# expect |", Place("nowhere")),
+    ('case "c" {\n    # both cities, in |', Place("nowhere")),
+    ("expect a\n  # forbid g|", Place("nowhere", "g")),
+    ("# expect a\n|", Place("statement")),
     ('question "a (" \nexpect |', Place("tool")),
     ("expect a # (\nexpect |", Place("tool")),
 ]
@@ -52,5 +55,5 @@ CASES = [
 @pytest.mark.parametrize(("text", "expected"), CASES, ids=[text for text, _ in CASES])
 def test_the_place_of_the_cursor(text: str, expected: Place) -> None:
     """Brackets, strings and comments before the cursor are followed; names already typed are
-    the prefix to complete."""
+    the prefix to complete; in a comment nothing is."""
     assert place_at(text.replace("|", ""), text.index("|")) == expected

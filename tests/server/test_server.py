@@ -17,6 +17,7 @@ from lsprotocol import types
 
 from toolexpect.cli import main
 from toolexpect.language.parse import parse_text
+from toolexpect.specfile import MAX_SPEC_BYTES
 
 from .editor import Editor
 
@@ -95,6 +96,19 @@ def test_a_syntax_error_arrives_as_lint_reports_it_and_clears_when_fixed(
     assert editor.change(path, FIXED) == []
 
 
+def test_a_spec_whose_path_has_a_space_and_an_accent_gets_its_diagnostics(
+    editor: Editor, project: Path
+) -> None:
+    """Editors send such a path percent-encoded (``my%20specs/%C3%A9t%C3%A9.expect``); its
+    diagnostics arrive, under the URI the editor sent, and clear when fixed."""
+    folder = project / "specs" / "my specs"
+    folder.mkdir()
+    path = folder / "été.expect"
+    assert "%20" in path.as_uri() and "%C3%A9" in path.as_uri()
+    assert [d.code for d in editor.open(path, BROKEN)] == ["P100"]
+    assert editor.change(path, FIXED) == []
+
+
 def test_a_burst_of_changes_publishes_only_diagnostics_of_the_text_they_were_made_from(
     editor: Editor, project: Path
 ) -> None:
@@ -162,6 +176,19 @@ def test_a_spec_that_does_not_parse_gets_no_formatting_edit(editor: Editor, proj
     """Format refuses what does not parse; so does the server."""
     path = project / "specs" / "broken-format.expect"
     editor.open(path, BROKEN)
+    assert not editor.format(path)
+
+
+def test_a_spec_larger_than_lint_reads_gets_lints_refusal(editor: Editor, project: Path) -> None:
+    """Over 1 MiB, the editor shows the P105 that ``lint`` gives (its words, at the top of the
+    file), is not analysed further and gets no formatting edit, as ``format`` refuses it."""
+    path = project / "specs" / "large.expect"
+    text = 'case "a" {\n    expect get_wether\n}\n' + "# " + "x" * MAX_SPEC_BYTES + "\n"
+    diagnostics = editor.open(path, text)
+    (refused,) = lint_json(path)
+    assert refused["code"] == "P105"
+    assert [(d.code, d.message.split("\nhelp: ")[0]) for d in diagnostics] == [("P105", refused["message"])]
+    assert diagnostics[0].range.start == types.Position(line=0, character=0)
     assert not editor.format(path)
 
 

@@ -74,6 +74,19 @@ def test_names_that_cannot_be_written_are_left_out_with_a_warning() -> None:
     assert codes == ["S701", "S701"]
 
 
+@pytest.mark.parametrize(("name", "problem"), [("", "an empty name"), ("\ud800x", "lone surrogate")])
+def test_a_case_whose_name_cannot_be_written_is_left_out_with_a_warning(name: str, problem: str) -> None:
+    """A sample id that no spec can spell (empty, or a lone surrogate) is a warning on that
+    case, never a fault of toolexpect nor a spec that cannot be written out."""
+    bad = RecordedSample(name, (call("t"),), path="x.jsonl", line=2)
+    good = RecordedSample("ok", (call("u"),))
+    snapshot = take_snapshot([CaseRuns(name, (bad,)), CaseRuns("ok", (good,))], Options())
+    assert spec_text(snapshot.cases) == 'case "ok" {\n    expect u\n}\n'
+    (found,) = snapshot.diagnostics
+    assert (found.code, found.path, found.line) == ("S701", "x.jsonl", 2)
+    assert problem in found.message and "not written" in found.message
+
+
 def test_arguments_that_were_not_json_are_written_without_arguments() -> None:
     """A call whose argument text did not decode can only be expected by its name."""
     broken = ToolCall("book", {}, raw_arguments='{"x": ', valid_json=False)

@@ -13,7 +13,7 @@ from typing import IO, TYPE_CHECKING
 
 from toolexpect.diagnostics import Diagnostic
 from toolexpect.report import diagnostics as diagnostic_report
-from toolexpect.report.style import Style
+from toolexpect.report.style import ESCAPE, Style
 from toolexpect.specfile import SpecFile, find_spec_files, load_spec_file
 
 if TYPE_CHECKING:
@@ -160,7 +160,8 @@ def _temporary_beside(folder: str, name: str) -> tuple[int, str]:
 
 @contextlib.contextmanager
 def replacing(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
-    """A UTF-8 text stream whose content replaces ``path`` when the ``with`` block ends.
+    """A UTF-8 text stream whose content replaces ``path`` when the ``with`` block ends (a
+    lone surrogate, which UTF-8 cannot hold, written as a ``\\udXXX`` escape).
 
     Any exception in the block or while writing (``OSError`` for a full disk) leaves
     ``path`` as it was and propagates.
@@ -171,12 +172,12 @@ def replacing(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
     except FileNotFoundError:
         mode = None
     if mode is not None and not stat.S_ISREG(mode):
-        with open(target, "w", encoding="utf-8", newline="") as stream:
+        with open(target, "w", encoding="utf-8", errors=ESCAPE, newline="") as stream:
             yield stream
         return
     handle, temporary = _temporary_beside(os.path.dirname(target), os.path.basename(target))
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+        with os.fdopen(handle, "w", encoding="utf-8", errors=ESCAPE, newline="") as stream:
             yield stream
         if mode is not None:
             os.chmod(temporary, stat.S_IMODE(mode))

@@ -137,8 +137,13 @@ def render_text(comparison: Comparison, style: Style, old_name: str, new_name: s
     return style.marks("\n".join(lines) + "\n")
 
 
+_MARKDOWN_MARKS = str.maketrans({mark: "\\" + mark for mark in "\\`*_[]~"})
+
+
 def _md(text: str) -> str:
-    """Text safe in a Markdown table cell: no HTML, no cell break, no line break."""
+    """Text safe in a Markdown table cell: no HTML, no link, image, emphasis or code span (their
+    marks escaped with a backslash), no cell break, no line break."""
+    text = text.translate(_MARKDOWN_MARKS)
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 

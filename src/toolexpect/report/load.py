@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from toolexpect.diagnostics import Diagnostic, make
+from toolexpect.diagnostics import Diagnostic, Span, make
 from toolexpect.schema import report_problem
 
 __all__ = ["REPORT_VERSION", "ReportError", "load_report", "parse_report", "report_version"]
@@ -45,10 +45,12 @@ def parse_report(text: str, path: str = "<report>") -> dict[str, Any]:
     try:
         document = json.loads(text)
     except ValueError as error:
+        place = error if isinstance(error, json.JSONDecodeError) else None
         raise ReportError(
             make(
                 "B600",
-                f"not a JSON file: {error}",
+                f"not a JSON file: {place.msg if place is not None else error}",
+                Span.point(place.lineno, place.colno) if place is not None else None,
                 path=path,
                 help=f"pass the output of 'toolexpect score --format json'; {_MAKE_ONE}",
             )

@@ -4,8 +4,9 @@ marks where the output's encoding cannot hold ``✓`` and its kin.
 Output to a stream whose encoding is not UTF-8 (``PYTHONIOENCODING=cp1252``, a Windows
 console redirected) never fails on a character it cannot hold: the text reports write their
 marks in ASCII (``✓`` as ``+``, ``✗`` as ``x``, ``→`` as ``->``, ``…`` as ``...``), and the
-command line sets such a stream to write any other character as a JSON escape (``\u2713``),
-which keeps JSON output valid.
+command line sets its streams and the files it writes to write any other character as a JSON
+escape (``\u2713``), which keeps JSON output valid. Even UTF-8 lacks one kind: a lone
+surrogate, which a log may hold (``"\ud83d"``, a stream cut inside an emoji).
 """
 
 from __future__ import annotations
@@ -53,9 +54,10 @@ def holds_marks(stream: IO[str]) -> bool:
 
 
 def fit_stream(stream: IO[str]) -> None:
-    """Let ``stream`` write every character: those its encoding lacks as JSON escapes."""
+    """Let ``stream`` write every character: those its encoding lacks as JSON escapes (in
+    UTF-8, a lone surrogate that a log's ``\\ud83d`` escape decoded to)."""
     reconfigure = getattr(stream, "reconfigure", None)
-    if reconfigure is not None and not holds_marks(stream):
+    if reconfigure is not None:
         reconfigure(errors=ESCAPE)
 
 _CODES = {

@@ -1,6 +1,7 @@
 """One open document through the pipeline, as ``toolexpect lint`` and ``format`` see it.
 
-The text goes through :func:`toolexpect.specfile.parse_spec_source` (parse, validate, lint) and,
+The text goes through :func:`toolexpect.specfile.parse_spec_source` (parse, validate, lint), or
+is refused as ``lint`` refuses a file over :data:`toolexpect.specfile.MAX_SPEC_BYTES`, and,
 when ``tools`` is set under ``[tool.toolexpect]`` in the nearest ``pyproject.toml`` above the
 document, through :func:`toolexpect.toolcheck.check_spec_file` with that catalogue. The
 settings are read by :func:`toolexpect.settings.find_settings`, as the command line reads them,
@@ -18,7 +19,7 @@ from toolexpect.catalogue import Catalogue, CatalogueError, load_catalogue
 from toolexpect.diagnostics import Diagnostic
 from toolexpect.language.format import LINE_LENGTH
 from toolexpect.settings import SettingsError, find_settings
-from toolexpect.specfile import SpecFile, kind_of, parse_spec_source, stem_of
+from toolexpect.specfile import MAX_SPEC_BYTES, SpecFile, kind_of, parse_spec_source, stem_of, too_large
 from toolexpect.toolcheck import check_spec_file
 
 __all__ = ["Analysis", "Catalogues", "Setup", "analyse", "setup_for"]
@@ -100,9 +101,12 @@ def setup_for(path: str | None, catalogues: Catalogues) -> Setup:
 def analyse(text: str, path: str | None, catalogues: Catalogues) -> Analysis:
     """Run ``text``, the content of the document at ``path`` (``None``: not a file), through
     lint and, when one is configured, the catalogue checks."""
-    loaded = parse_spec_source(
-        text, kind_of(path or "spec.expect"), name=stem_of(path or "spec.expect"), path=path
-    )
+    kind = kind_of(path or "spec.expect")
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_SPEC_BYTES:  # refused as lint refuses the file, before any parsing
+        loaded = SpecFile(path, kind, text, diagnostics=[too_large(size)])
+    else:
+        loaded = parse_spec_source(text, kind, name=stem_of(path or "spec.expect"), path=path)
     diagnostics: list[Diagnostic] = list(loaded.diagnostics)
     catalogue: Catalogue | None = None
     setup = setup_for(path, catalogues)

@@ -79,9 +79,12 @@ def place_at(text: str, offset: int) -> Place:
     then, case = literal("THEN"), literal("CASE")
     top = _Frame("case")  # the file itself holds statements as a case block does
     stack: list[_Frame] = [top]
-    for match in _tokens().finditer(before, 0, len(before) - len(prefix)):
+    end = len(before) - len(prefix)
+    for match in _tokens().finditer(before, 0, end):
         kind, value = match.lastgroup or "other", match.group()
         frame = stack[-1]
+        if kind == "comment" and match.end() == end:
+            return Place("nowhere", prefix)  # in a comment that runs on to the cursor
         if kind in ("space", "comment"):
             continue
         if kind == "newline":

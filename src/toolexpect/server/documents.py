@@ -99,9 +99,9 @@ class Documents:
                 await asyncio.sleep(delay)
                 delay = DEBOUNCE
                 self._changed.discard(uri)
-                document = self._server.workspace.text_documents.get(uri)
-                if document is None:
-                    return
+                # The workspace finds the document however its URI is percent-encoded (a
+                # folder with a space); a closed one never gets here, close() cancels this run.
+                document = self._server.workspace.get_text_document(uri)
                 version, text = document.version, document.source
                 made = await asyncio.to_thread(
                     analyse, text, _path(document.uri, document.path), self._catalogues

@@ -187,6 +187,20 @@ def build_case(runs: CaseRuns, options: Options) -> tuple[dict[str, Any] | None,
     be checked, and the diagnostics of what was written otherwise than recorded."""
     found: list[Diagnostic] = []
     samples = runs.runs
+    problem = unwritable_name(runs.name)
+    if problem is not None:
+        first = samples[0] if samples else None
+        span = Span.point(first.line, 1) if first is not None and first.line else None
+        found.append(
+            make(
+                "S701",
+                f"case {runs.name!r} has {problem}; the case is not written",
+                span,
+                help="the language cannot write this case name: give the runs another id",
+                path=first.path if first is not None else None,
+            )
+        )
+        return None, found
     for sample in samples:
         for call in sample.calls:
             if not call.valid_json:

@@ -30,7 +30,7 @@ def _text_problem(text: str) -> str | None:
 
 
 def unwritable_name(name: str) -> str | None:
-    """Why a tool or argument name cannot be written in a spec; ``None`` when it can."""
+    """Why a tool, argument or case name cannot be written in a spec; ``None`` when it can."""
     if not name:
         return "an empty name"
     return _text_problem(name)
