@@ -34,6 +34,36 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\nhint: see '{self.prog} --help'\n")
 
 
+class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """The commands: each parses its own arguments with ``parse_known_intermixed_args``, so
+    that options may stand between its paths (``lint a.expect --format concise b.expect``),
+    as ruff and git take them."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        """Set the command, then parse its arguments into ``namespace``."""
+        assert isinstance(values, list)
+        name, given = values[0], values[1:]
+        command = self.choices.get(name) if isinstance(self.choices, dict) else None
+        if command is None:  # an unknown command: argparse's own error
+            super().__call__(parser, namespace, values, option_string)
+            return
+        setattr(namespace, self.dest, name)
+        # After "--" every argument is a path; argparse's intermixed parsing drops the "--"
+        # before reading the paths, so such a command line is parsed as written.
+        parse = command.parse_known_args if "--" in given else command.parse_known_intermixed_args
+        parsed, left = parse(given, None)
+        for key, value in vars(parsed).items():
+            setattr(namespace, key, value)
+        if left:
+            parser.error(f"unrecognized arguments: {' '.join(left)}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``toolexpect`` and its commands."""
     parser = _Parser(
@@ -41,7 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Say which tool calls an LLM application must make, and score recorded runs.",
     )
     parser.add_argument("--version", action="version", version=f"toolexpect {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands = parser.add_subparsers(
+        dest="command", metavar="COMMAND", parser_class=_Parser, action=_Commands
+    )
     commands.required = True
 
     lint = commands.add_parser("lint", help="check spec files and report problems")

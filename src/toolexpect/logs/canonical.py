@@ -2,7 +2,8 @@
 
 Accepted shapes: one sample per JSON Lines line, a JSON list of samples, ``{"samples":
 [...]}``, a bare list of calls (one sample) and one call per line (one sample, emitted at
-the end).
+the end). A sample may carry other fields beside its calls (``metadata``, a time), which
+``--case-from`` can name; the record is then handed to pairing (``ctx.note``).
 """
 
 from __future__ import annotations
@@ -26,10 +27,14 @@ def _is_call(value: Any) -> bool:
 
 
 def _is_sample(value: Any) -> bool:
-    if type(value) is not dict or not value.keys() <= _SAMPLE_KEYS:
+    """A sample: canonical calls, with other fields beside them only when it holds a call
+    (a provider's record without calls is not taken for a canonical sample)."""
+    if type(value) is not dict:
         return False
     calls = value.get("tool_calls", value.get("calls"))
-    return type(calls) is list and all(_is_call(c) for c in calls[:3])
+    if type(calls) is not list or not all(_is_call(c) for c in calls[:3]):
+        return False
+    return bool(calls) or value.keys() <= _SAMPLE_KEYS
 
 
 def sniff(value: Any) -> bool:
@@ -89,7 +94,11 @@ def _sample(value: dict[str, Any], ctx: Context, line: int | None) -> RecordedSa
     if sid is not None and type(sid) is not str:
         sid = str(sid) if isinstance(sid, int | float) and not isinstance(sid, bool) else None
     calls = value["tool_calls"] if "tool_calls" in value else value.get("calls")
-    return RecordedSample(sid, _calls(calls, ctx, line), ctx.path, line)
+    note = ctx.note
+    if note is None or value.keys() <= _SAMPLE_KEYS:
+        return RecordedSample(sid, _calls(calls, ctx, line), ctx.path, line)
+    # Fields beside the calls: pairing reads them (--case-from, the fields naming a case).
+    return RecordedSample(sid, _calls(calls, ctx, line), ctx.path, line, note(value, sid))
 
 
 def loose_call(value: Any) -> bool:

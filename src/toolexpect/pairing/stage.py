@@ -125,9 +125,7 @@ class PairedRuns:
             if isinstance(log, LogReader):
                 fmt = log.format
                 named = self._file_case(log.path) is not None
-                samples: Iterable[RecordedSample] = (
-                    log if fmt == "canonical" else log.samples(partial(self._note, named))
-                )
+                samples: Iterable[RecordedSample] = log.samples(partial(self._note, named))
             else:
                 fmt, samples = "canonical", log
             if fmt in COMPLETE:
