@@ -85,7 +85,8 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 "(--log a.jsonl --log b.jsonl)",
                 file=err,
             )
-        print("toolexpect: fix the spec errors above before scoring", file=err)
+        if bad:
+            print("toolexpect: fix the spec errors above before scoring", file=err)
         return EXIT_USAGE
     specs = [f.spec for f in files.values() if f.spec is not None]
     if not any(spec.cases for spec in specs):

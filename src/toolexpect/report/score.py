@@ -108,8 +108,8 @@ def render_text(report: ScoreReport, style: Style, *, quiet: bool = False) -> st
             first, *rest = _explained(failure, message).splitlines() or [""]
             lines.append(f"    {style('✗', 'red')} {first}{place}")
             lines.extend(f"        {line}" for line in rest)
-    lines.extend(style("unused", "yellow") + " " + line for line in unused_lines(report))
-    lines.extend(style("schema", "yellow") + " " + line for line in finding_lines(report))
+    lines.extend(unused_lines(report, label=style("unused", "yellow") + " "))
+    lines.extend(finding_lines(report, label=style("schema", "yellow") + " "))
     if report.unreadable_records:
         count = report.unreadable_records
         lines.append(
@@ -158,8 +158,8 @@ def render_junit(report: ScoreReport) -> str:
         node = ET.SubElement(case, tag, message=first, type=tag)
         node.text = text
     listed = [
-        *(f"unused {line}" for line in unused_lines(report)),
-        *(f"schema {line}" for line in finding_lines(report)),
+        *unused_lines(report, label="unused "),
+        *finding_lines(report, label="schema "),
     ]
     ET.SubElement(suite, "system-out").text = "\n".join([*listed, summary_line(report)])
     ET.indent(suite)

@@ -26,33 +26,35 @@ MAX_LISTED = 20
 """How many unused samples and schema findings the reports but ``json`` list (the rest are summed up)."""
 
 
-def unused_lines(report: ScoreReport, limit: int = MAX_LISTED) -> Iterator[str]:
-    """One line per unused sample (at most ``limit``), then one line summing up the rest."""
+def unused_lines(report: ScoreReport, limit: int = MAX_LISTED, label: str = "") -> Iterator[str]:
+    """One line per unused sample (at most ``limit``, each after ``label``), then one line
+    summing up the rest (``... and 521,337 more unused samples (600,112 runs); ...``)."""
     for unused in report.unused[:limit]:
         name = json.dumps(unused.id, ensure_ascii=False) if unused.id is not None else "without id"
         where = f" (first at {unused.path}:{unused.line})" if unused.path and unused.line else ""
-        yield f"sample {name}: {unused.count} run{'s' * (unused.count != 1)}, {unused.reason}{where}"
+        yield f"{label}sample {name}: {unused.count} run{'s' * (unused.count != 1)}, {unused.reason}{where}"
     rest = report.unused[limit:]
     if rest:
         runs = sum(u.count for u in rest)
         yield (
-            f"... and {len(rest)} more unused sample{'s' * (len(rest) != 1)} "
-            f"({runs} run{'s' * (runs != 1)}); the json report lists them all"
+            f"... and {len(rest):,} more unused sample{'s' * (len(rest) != 1)} "
+            f"({runs:,} run{'s' * (runs != 1)}); the json report lists them all"
         )
 
 
-def finding_lines(report: ScoreReport, limit: int = MAX_LISTED) -> Iterator[str]:
-    """One line per recorded call that breaks its tool's schema (at most ``limit``), then the rest."""
+def finding_lines(report: ScoreReport, limit: int = MAX_LISTED, label: str = "") -> Iterator[str]:
+    """One line per recorded call that breaks its tool's schema (at most ``limit``, each after
+    ``label``), then one line summing up the rest."""
     for item in report.call_findings[:limit]:
         sample = json.dumps(item.sample_id) if item.sample_id is not None else "without id"
         where = f" ({item.path}:{item.line})" if item.path and item.line else ""
         yield (
-            f"sample {sample}, call #{item.finding.index + 1} {item.finding.tool}: "
+            f"{label}sample {sample}, call #{item.finding.index + 1} {item.finding.tool}: "
             f"{item.finding.message}{where}"
         )
     rest = len(report.call_findings) - limit
     if rest > 0:
         yield (
-            f"... and {rest} more call{'s' * (rest != 1)} that break their tool's schema; "
+            f"... and {rest:,} more call{'s' * (rest != 1)} that break their tool's schema; "
             "the json report lists them all"
         )
