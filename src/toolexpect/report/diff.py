@@ -8,6 +8,7 @@ from typing import Any
 
 from toolexpect.report.compare import GROUPS, CaseChange, Comparison, Figures
 from toolexpect.report.github import annotation
+from toolexpect.report.markdown import escape as _md
 from toolexpect.report.style import Style
 
 __all__ = ["DIFF_VERSION", "FORMATS", "render", "to_json"]
@@ -135,17 +136,6 @@ def render_text(comparison: Comparison, style: Style, old_name: str, new_name: s
     verdict = f"{_counts_text(comparison)}: {_verdict(comparison)}"
     lines.append(style(verdict, "bold", "red" if comparison.regressed else "green"))
     return style.marks("\n".join(lines) + "\n")
-
-
-_MARKDOWN_MARKS = str.maketrans({mark: "\\" + mark for mark in "\\`*_[]~"})
-
-
-def _md(text: str) -> str:
-    """Text safe in a Markdown table cell: no HTML, no link, image, emphasis or code span (their
-    marks escaped with a backslash), no cell break, no line break."""
-    text = text.translate(_MARKDOWN_MARKS)
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
 def _code(text: str) -> str:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterator
 from typing import Any
 from xml.etree import ElementTree as ET
 
 from toolexpect.matching.explain import failing_messages
 from toolexpect.report.github import annotation
+from toolexpect.report.markdown import escape as _md
 from toolexpect.report.overall import overall
 from toolexpect.report.score_json import json_chunks, to_json
 from toolexpect.report.style import Style
@@ -193,10 +193,6 @@ def render_github(report: ScoreReport) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", "<br>")
-
-
 def render_markdown(report: ScoreReport) -> str:
     """A Markdown table for a pull-request comment or a job summary, failures beneath."""
     icon = {"pass": "✅", "fail": "❌", "error": "⚠️"}
@@ -228,8 +224,7 @@ def render_markdown(report: ScoreReport) -> str:
     ):
         if listed:
             lines += ["", f"<details><summary>{title}</summary>", ""]
-            # Sample ids come from logs: no HTML from them reaches a pull-request comment.
-            lines.extend(f"- {_md(html.escape(line, quote=False))}" for line in listed)
+            lines.extend(f"- {_md(line)}" for line in listed)
             lines += ["", "</details>"]
     return "\n".join(lines) + "\n"
 
