@@ -64,3 +64,23 @@ def test_unreadable_catalogue_exits_2(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_example_specs_are_clean_against_their_catalogue() -> None:
     """Every example spec lints clean against specs/tools.json."""
     assert main(["lint", "--tools", str(CATALOGUE), str(ROOT / "specs")]) == 0
+
+
+@pytest.mark.parametrize("command", [["lint"], ["score", "--log", "run.jsonl"]])
+def test_a_missing_catalogue_names_where_its_path_was_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """T505's help for a missing catalogue points at --tools, or at ``tools`` in the
+    pyproject.toml that named it."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "w.expect").write_text("expect get_weather\n", encoding="utf-8")
+    (tmp_path / "run.jsonl").write_text('{"id": "w", "tool_calls": []}\n', encoding="utf-8")
+    assert main([*command, "--tools", "nope.json", "w.expect"]) == 2
+    assert "help: check the path given to --tools" in capsys.readouterr().err
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[tool.toolexpect]\ntools = "gone.json"\n', encoding="utf-8")
+    assert main([*command, "w.expect"]) == 2
+    err = capsys.readouterr().err
+    assert "T505" in err and "gone.json" in err
+    assert f"help: check tools in [tool.toolexpect] of {pyproject}" in err
+    assert "--tools" not in err

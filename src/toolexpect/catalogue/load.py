@@ -40,8 +40,10 @@ _EXPECTED = {
 # -- entry point ---------------------------------------------------------------------------
 
 
-def load_catalogue(path: str, fmt: str = "auto") -> Catalogue:
-    """Read the catalogue at ``path`` (a JSON/YAML file, a ``.py`` file or a module name)."""
+def load_catalogue(path: str, fmt: str = "auto", *, origin: str = "the path given to --tools") -> Catalogue:
+    """Read the catalogue at ``path`` (a JSON/YAML file, a ``.py`` file or a module name);
+    ``origin`` says where the path was given (``tools in [tool.toolexpect] of ...``), for the
+    help of a missing file."""
     if fmt not in FORMATS:
         raise fail(
             f"unknown catalogue format {fmt!r}",
@@ -51,9 +53,9 @@ def load_catalogue(path: str, fmt: str = "auto") -> Catalogue:
     file = Path(path)
     if fmt == "python" or (fmt == "auto" and _looks_like_python(path, file)):
         source_path = python_source(path, file)
-        text = _read_text(source_path)
+        text = _read_text(source_path, origin)
         return parse_python_catalogue(text, path=str(source_path))
-    text = _read_text(file)
+    text = _read_text(file, origin)
     return parse_catalogue(text, fmt, path=path)
 
 
@@ -65,13 +67,11 @@ def _looks_like_python(path: str, file: Path) -> bool:
     return bool(_MODULE_NAME.match(path)) and PathFinder.find_spec(path.split(".")[0]) is not None
 
 
-def _read_text(file: Path) -> str:
+def _read_text(file: Path, origin: str) -> str:
     try:
         data = file.read_bytes()
     except FileNotFoundError:
-        raise fail(
-            "no such catalogue file", str(file), help="check the path given to --tools"
-        ) from None
+        raise fail("no such catalogue file", str(file), help=f"check {origin}") from None
     except OSError as error:
         raise fail(f"cannot read the catalogue: {error.strerror}", str(file)) from None
     try:

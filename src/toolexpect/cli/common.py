@@ -198,14 +198,17 @@ def write_text(path: str | os.PathLike[str], text: str) -> str | None:
     return None
 
 
-def load_tools(path: str | None, fmt: str, err: IO[str]) -> tuple[object | None, bool]:
-    """The catalogue at ``path`` (None when not asked for); False when it cannot be read."""
+def load_tools(
+    path: str | None, fmt: str, err: IO[str], origin: str = "the path given to --tools"
+) -> tuple[object | None, bool]:
+    """The catalogue at ``path`` (None when not asked for), given as ``origin`` says; False
+    when it cannot be read."""
     if not path:
         return None, True
     from toolexpect.catalogue import CatalogueError, load_catalogue
 
     try:
-        return load_catalogue(path, fmt), True
+        return load_catalogue(path, fmt, origin=origin), True
     except CatalogueError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return None, False

@@ -23,7 +23,10 @@ def apply_settings(args: argparse.Namespace, settings: Settings) -> None:
     if command in ("lint", "format"):
         args.paths = args.paths or settings.paths("specs") or ["."]
     if command in ("lint", "score"):
-        args.tools = args.tools or settings.path_of("tools")
+        args.tools_origin = "the path given to --tools"
+        if not args.tools:
+            args.tools = settings.path_of("tools")
+            args.tools_origin = f"tools in [tool.toolexpect] of {settings.path}"
         args.tools_format = args.tools_format or settings.text("tools-format") or "auto"
     if command == "lint":
         args.format = args.format or settings.choice("lint-format", _LINT_FORMATS) or "full"

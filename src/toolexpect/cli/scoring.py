@@ -99,7 +99,7 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     baseline, readable = _load_baseline(args, err)
     if not readable:
         return EXIT_USAGE
-    catalogue, readable = load_tools(args.tools, args.tools_format, err)
+    catalogue, readable = load_tools(args.tools, args.tools_format, err, args.tools_origin)
     if not readable:
         return EXIT_USAGE
     formats = {args.format, *(fmt for fmt, _ in args.outputs)}

@@ -29,7 +29,7 @@ __all__ = ["cmd_compile", "cmd_format", "cmd_lint", "cmd_schema"]
 def cmd_lint(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``toolexpect lint``: check spec files and report what is wrong."""
     files, empty = load_all(args.paths)
-    catalogue, readable = load_tools(args.tools, args.tools_format, err)
+    catalogue, readable = load_tools(args.tools, args.tools_format, err, args.tools_origin)
     if not readable:
         return EXIT_USAGE
     if catalogue is not None:

@@ -60,8 +60,11 @@ class Catalogues:
         self._lock = threading.Lock()
         self._kept: dict[tuple[str, str], tuple[_Stamp, Catalogue | CatalogueError]] = {}
 
-    def get(self, path: str, fmt: str = "auto") -> Catalogue | CatalogueError:
-        """The catalogue at ``path`` (read as ``lint --tools`` reads it), or why it cannot be read."""
+    def get(
+        self, path: str, fmt: str = "auto", origin: str = "the path given to --tools"
+    ) -> Catalogue | CatalogueError:
+        """The catalogue at ``path`` (read as ``lint --tools`` reads it; ``origin`` says where
+        the path was given), or why it cannot be read."""
         stamp = _stamp(path)
         with self._lock:
             kept = self._kept.get((path, fmt))
@@ -69,7 +72,7 @@ class Catalogues:
             return kept[1]
         result: Catalogue | CatalogueError
         try:
-            result = load_catalogue(path, fmt)
+            result = load_catalogue(path, fmt, origin=origin)
         except CatalogueError as error:
             result = error
         with self._lock:
@@ -95,7 +98,8 @@ def setup_for(path: str | None, catalogues: Catalogues) -> Setup:
         width = settings.whole_number("line-length") or LINE_LENGTH
     except SettingsError as error:
         return Setup(None, LINE_LENGTH, str(error))
-    return Setup(catalogues.get(tools, fmt) if tools is not None else None, width)
+    origin = f"tools in [tool.toolexpect] of {settings.path}"
+    return Setup(catalogues.get(tools, fmt, origin) if tools is not None else None, width)
 
 
 def analyse(text: str, path: str | None, catalogues: Catalogues) -> Analysis:
