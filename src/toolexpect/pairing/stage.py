@@ -42,6 +42,7 @@ from toolexpect.model import Spec
 from toolexpect.pairing.facts import facts_of, generated, names_in, trace_id, whitespace
 from toolexpect.pairing.options import PairingOptions
 from toolexpect.pairing.runs import Runs
+from toolexpect.pairing.split import SplitRuns
 
 __all__ = ["COMPLETE", "TRACED", "PairedRuns", "log_stem", "pair_runs"]
 
@@ -116,6 +117,8 @@ class PairedRuns:
         self._left: dict[str | None, _Left] = {}
         self._ambiguous: set[str] = set()
         self._unnamed = _Left()
+        alone = self._only is not None and options.by == "id" and options.case_from is None
+        self._split = SplitRuns(self._only) if alone and self._only is not None else None
 
     def __iter__(self) -> Iterator[RecordedSample]:
         """The runs, in log order (runs put together from several records when they end)."""
@@ -147,6 +150,9 @@ class PairedRuns:
             yield self._named(run, "provider")
         self._advise()
         self._tell_unnamed()
+        split = self._split.note() if self._split is not None else None
+        if split is not None:
+            self.diagnostics.append(split)
 
     def _note(self, named: bool, record: Any, sample_id: str | None) -> SampleFacts:
         """The facts of a sample (given to the readers): found case names only when unpaired
@@ -218,6 +224,8 @@ class PairedRuns:
         case = self._case(sample, fmt)
         if case is not None:
             self._paired.add(case)
+            if case != sample.id and self._split is not None and fmt not in COMPLETE | TRACED:
+                self._split.add(sample, self._file_case(sample.path))
             return sample if case == sample.id else replace(sample, id=case)
         if sample.id is None and self._only is not None:
             self._paired.add(self._only)

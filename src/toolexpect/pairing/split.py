@@ -1,0 +1,83 @@
+"""Runs that may be the records of one run: the ``R423`` note.
+
+Pairing by id, a record whose id a provider made up (``chatcmpl-…``) pairs with the only case
+of a one-case spec, and a record without its request (a bare response) is a run of its own.
+When several such runs pair with that case while another option would pair them with it too
+and put them together (the records of one log file named after the case, or of one field
+naming it), one note says so, with the option: those runs may be the turns of one agent run,
+each failing alone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from toolexpect.calls import RecordedSample
+from toolexpect.diagnostics import Diagnostic, Span, make
+
+__all__ = ["SplitRuns"]
+
+_SHOWN = 3
+
+
+@dataclass(slots=True)
+class SplitRuns:
+    """Bare records that paired with the only case ``case`` through a made-up id, and the
+    options that would pair them with it and join them (state of one pairing)."""
+
+    case: str
+    runs: int = 0
+    ids: list[str] = field(default_factory=list)
+    path: str | None = None
+    line: int | None = None
+    options: Counter[str] = field(default_factory=Counter)
+    keys: dict[str, set[str]] = field(default_factory=dict)
+
+    def add(self, sample: RecordedSample, file_case: str | None) -> None:
+        """Count ``sample`` (paired with the case through its made-up id); ``file_case`` is
+        the case its log file is named after, if any."""
+        facts = sample.facts
+        if facts is not None and facts.history:
+            return  # a record with its request joins its run by history already
+        self.runs += 1
+        if len(self.ids) < _SHOWN and sample.id is not None:
+            self.ids.append(sample.id)
+        if self.path is None:
+            self.path, self.line = sample.path, sample.line
+        found: dict[str, str] = {}
+        if file_case == self.case and sample.path is not None:
+            found["--pair-by file"] = sample.path
+        for where, name in facts.names if facts is not None else ():
+            if name == self.case:
+                found.setdefault(f"--case-from {where}", name)
+        for option, key in found.items():
+            self.options[option] += 1
+            self.keys.setdefault(option, set()).add(key)
+
+    def note(self) -> Diagnostic | None:
+        """The ``R423`` note, when an option would join two or more of the runs."""
+        if self.runs < 2 or not self.options:
+            return None
+        option, count = self.options.most_common(1)[0]
+        joined = len(self.keys[option])
+        if count < 2 or joined >= count:
+            return None
+        shown = ", ".join(repr(sid) for sid in self.ids)
+        more = f" and {self.runs - len(self.ids)} more" if self.runs > len(self.ids) else ""
+        these = f"these {count} runs'"
+        if option == "--pair-by file":
+            said = f"{these} log file{'s are' if joined != 1 else ' is'} named after the case"
+        else:
+            said = f"{these} field {option.split(' ')[-1]} names the case"
+        into = f"{joined} run{'s' if joined != 1 else ''}"
+        return make(
+            "R423",
+            f"{self.runs} recorded runs paired with the only case {self.case!r} because a "
+            f"provider made up their ids ({shown}{more}); each response without its request "
+            "is scored as a run of its own",
+            Span.point(self.line, 1) if self.line is not None else None,
+            help=f"if they are the turns of one run, use {option}: {said}, and they would be "
+            f"scored as {into}",
+            path=self.path,
+        )
