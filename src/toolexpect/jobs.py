@@ -16,9 +16,10 @@ from __future__ import annotations
 import concurrent.futures
 import itertools
 import os
-from collections.abc import Iterator, Sequence
-from typing import BinaryIO
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, BinaryIO
 
+from toolexpect.calls import RecordedSample
 from toolexpect.diagnostics import Diagnostic
 from toolexpect.logs import LogError, LogReader, canonical
 from toolexpect.logs._base import Context, Record
@@ -26,7 +27,11 @@ from toolexpect.logs._source import read_lines
 from toolexpect.model import Spec
 from toolexpect.scoring import CompiledSpecs, PartialScore, Position, ScoreReport, score, score_partition
 
-__all__ = ["Stretch", "score_log", "score_stretch", "stretches"]
+if TYPE_CHECKING:
+    from toolexpect.catalogue import Catalogue
+    from toolexpect.scoring import SampleFinding
+
+__all__ = ["Stretch", "checked_partition", "score_log", "score_stretch", "stretches"]
 
 Stretch = tuple[int, int, int]
 """A stretch of a log: its first byte, the byte after its last, and the number of its first line."""
@@ -79,22 +84,48 @@ def _no_loose_calls(records: Iterator[Record]) -> Iterator[Record]:
 
 
 def score_stretch(
-    specs: CompiledSpecs, path: str, stretch: Stretch, at: Position, explained: int | None = None
+    specs: CompiledSpecs,
+    path: str,
+    stretch: Stretch,
+    at: Position,
+    explained: int | None = None,
+    tools: Catalogue | None = None,
 ) -> tuple[PartialScore | None, Diagnostic | None]:
     """Read and score one stretch of a canonical JSON Lines log as the partition at ``at``:
     its partial score, log findings included (``None`` when it holds a loose call), and the
-    finding of a log that cannot be read (``None`` if it can)."""
+    finding of a log that cannot be read (``None`` if it can). With ``tools``, the recorded
+    calls are checked against that catalogue too."""
     ctx = Context(path)
     start, stop, first_line = stretch
     try:
         records = _no_loose_calls(read_lines(path, ctx, start, stop, first_line))
         samples = canonical.read(records, ctx)
-        partial = score_partition(specs, samples, at=at, diagnostics=ctx.diagnostics, explained=explained)
+        partial = checked_partition(specs, samples, at, ctx.diagnostics, explained, tools)
     except _Loose:
         return None, None
     except LogError as error:  # sent back as data: the exception does not pickle whole
         return None, error.diagnostic
     return partial, None
+
+
+def checked_partition(
+    specs: CompiledSpecs,
+    samples: Iterable[RecordedSample],
+    at: Position,
+    diagnostics: Sequence[Diagnostic],
+    explained: int | None,
+    tools: Catalogue | None,
+) -> PartialScore:
+    """:func:`~toolexpect.scoring.score_partition`, with each call checked against the
+    ``tools`` catalogue (:func:`toolexpect.toolcheck.check_samples`) when one is given."""
+    found: list[SampleFinding] = []
+    if tools is not None:
+        from toolexpect.toolcheck import check_samples
+
+        samples = check_samples(samples, tools, found)
+    return score_partition(
+        specs, samples, at=at, diagnostics=diagnostics, explained=explained, call_findings=found
+    )
 
 
 def score_log(

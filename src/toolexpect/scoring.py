@@ -107,7 +107,9 @@ class ScoreReport:
 
     ``unused`` lists the ids of samples no case claimed, at most :data:`MAX_UNUSED_IDS`
     (``unused_capped`` when there were more); ``unused_runs`` is how many such samples
-    there were in all.
+    there were in all. ``unreadable_partitions``: how many partitions of the logs could not be read
+    at all (scored elsewhere, the rest goes on without them; each has its finding in
+    ``log_diagnostics``).
     """
 
     cases: tuple[CaseOutcome, ...]
@@ -116,6 +118,7 @@ class ScoreReport:
     log_diagnostics: tuple[Diagnostic, ...] = field(default=())
     unused_runs: int = 0
     unused_capped: bool = False
+    unreadable_partitions: int = 0
 
     @property
     def passed(self) -> int:
@@ -178,8 +181,9 @@ class CompiledSpecs:
         runs: list[list[RunResult]] = [[] for _ in self.targets]
         tallies = [Tally() for _ in self.targets]
         unused: dict[str | None, Unclaimed] = {}
-        untracked = 0
+        untracked = unreadable = 0
         diagnostics: list[Diagnostic] = []
+        call_findings: list[SampleFinding] = []
         for part in partial.parts:
             if part.tallies and len(part.tallies) != len(tallies):
                 raise ValueError("a partial score of other specs cannot be finished with these")
@@ -193,7 +197,9 @@ class CompiledSpecs:
                     known.id, known.count + entry.count, known.path, known.line
                 )
             untracked += part.untracked
+            unreadable += part.unreadable
             diagnostics.extend(part.diagnostics)
+            call_findings.extend(part.call_findings)
         outcomes = tuple(
             CaseOutcome(target.file, target.case, verdict(target.case, tally), tuple(found))
             for target, tally, found in zip(self.targets, tallies, runs, strict=True)
@@ -220,9 +226,11 @@ class CompiledSpecs:
                 )
                 for entry in listed
             ),
+            call_findings=tuple(call_findings),
             log_diagnostics=tuple(diagnostics),
             unused_runs=untracked + sum(entry.count for entry in unused.values()),
             unused_capped=capped,
+            unreadable_partitions=unreadable,
         )
 
     def __reduce__(self) -> tuple[object, ...]:
@@ -254,7 +262,8 @@ class Part:
     """What one partition gave: each target's tally (``()`` for no samples read) and runs
     (``()`` when runs are not kept), the unclaimed samples of its first
     :data:`MAX_UNUSED_IDS` ids and how many samples of later ids (``untracked``), the log
-    findings."""
+    findings; ``unreadable`` when its log could not be read at all (a finding says why); the
+    recorded calls that break their tool's schema (``score --tools``)."""
 
     at: Position
     runs: tuple[tuple[RunResult, ...], ...]
@@ -262,6 +271,8 @@ class Part:
     unused: tuple[Unclaimed, ...]
     diagnostics: tuple[Diagnostic, ...]
     untracked: int = 0
+    unreadable: bool = False
+    call_findings: tuple[SampleFinding, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,12 +313,15 @@ def score_partition(
     at: Position = (0,),
     diagnostics: Sequence[Diagnostic] = (),
     explained: int | None = None,
+    call_findings: Sequence[SampleFinding] = (),
 ) -> PartialScore:
     """Score ``samples`` (one partition of the input, in order) against ``specs``.
 
     ``at``: the partition's place in the input (see :data:`Position`); partitions at
     different places merge in their input order. ``diagnostics``: the log findings of the
-    partition, read once the samples are (a reader's list fills as it is read).
+    partition, read once the samples are (a reader's list fills as it is read);
+    ``call_findings`` likewise, the calls that break their tool's schema
+    (:func:`toolexpect.toolcheck.check_samples`).
     ``explained``: ``None`` keeps every run (the JSON report lists each); a number (at most
     :data:`~toolexpect.matching.MAX_KEPT_RUNS`, how many failing runs of a case the other
     reports explain) keeps no run beyond each case's accumulators (its figures, its first run,
@@ -346,6 +360,7 @@ def score_partition(
         tuple(unused.values()),
         tuple(diagnostics),
         untracked,
+        call_findings=tuple(call_findings),
     )
     return PartialScore((part,))
 

@@ -22,13 +22,17 @@ import os
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from toolexpect.diagnostics import Diagnostic, make
-from toolexpect.jobs import Stretch, score_stretch, stretches
+from toolexpect.jobs import Stretch, checked_partition, score_stretch, stretches
 from toolexpect.logs import LogError, canonical, open_log
 from toolexpect.logs._base import Context
 from toolexpect.logs._source import open_source
-from toolexpect.scoring import CompiledSpecs, Part, PartialScore, Position, score_partition
+from toolexpect.scoring import CompiledSpecs, Part, PartialScore, Position
+
+if TYPE_CHECKING:
+    from toolexpect.catalogue import Catalogue
 
 __all__ = ["BLOCKSIZE", "Shard", "list_logs", "score_shard", "survey_log", "unreadable"]
 
@@ -156,12 +160,15 @@ def _remote_stretches(url: str, fmt: str, blocksize: int) -> tuple[str, list[Str
 
 def unreadable(at: Position, finding: Diagnostic) -> PartialScore:
     """The partial score of a shard that cannot be read: no runs, the finding that says why."""
-    return PartialScore((Part(at, (), (), (), (finding,)),))
+    return PartialScore((Part(at, (), (), (), (finding,), unreadable=True),))
 
 
-def score_shard(specs: CompiledSpecs, shard: Shard, explained: int | None = None) -> PartialScore | None:
+def score_shard(
+    specs: CompiledSpecs, shard: Shard, explained: int | None = None, tools: Catalogue | None = None
+) -> PartialScore | None:
     """Read and score one shard (``explained`` as :func:`~toolexpect.scoring.score_partition`
-    takes it). ``None`` when the shard is a stretch holding a loose call: score its log whole.
+    takes it; with ``tools``, each recorded call is checked against that catalogue). ``None``
+    when the shard is a stretch holding a loose call: score its log whole.
 
     A log that cannot be read gives a partial score without runs whose finding names the log.
     """
@@ -171,8 +178,8 @@ def score_shard(specs: CompiledSpecs, shard: Shard, explained: int | None = None
         if path is not None:
             read_as = path
             if shard.stretch is None:
-                return _named(_score_whole(specs, path, shard, explained), path, shard.log)
-            partial, fatal = score_stretch(specs, path, shard.stretch, shard.at, explained)
+                return _named(_score_whole(specs, path, shard, explained, tools), path, shard.log)
+            partial, fatal = score_stretch(specs, path, shard.stretch, shard.at, explained, tools)
             if fatal is not None:
                 return _named(unreadable(shard.at, fatal), path, shard.log)
             return None if partial is None else _named(partial, path, shard.log)
@@ -180,10 +187,11 @@ def score_shard(specs: CompiledSpecs, shard: Shard, explained: int | None = None
             read_as = os.path.join(folder, "log")
             if shard.stretch is None:
                 _fetch(shard.log, read_as)
-                return _named(_score_whole(specs, read_as, shard, explained), read_as, shard.log)
+                return _named(_score_whole(specs, read_as, shard, explained, tools), read_as, shard.log)
             start, stop, first_line = shard.stretch
             _fetch(shard.log, read_as, start, stop)
-            partial, fatal = score_stretch(specs, read_as, (0, stop - start, first_line), shard.at, explained)
+            stretch = (0, stop - start, first_line)
+            partial, fatal = score_stretch(specs, read_as, stretch, shard.at, explained, tools)
             if fatal is not None:
                 return _named(unreadable(shard.at, fatal), read_as, shard.log)
             return None if partial is None else _named(partial, read_as, shard.log)
@@ -194,10 +202,12 @@ def score_shard(specs: CompiledSpecs, shard: Shard, explained: int | None = None
         return unreadable(shard.at, make("R400", f"cannot read log: {problem}", path=shard.log))
 
 
-def _score_whole(specs: CompiledSpecs, path: str, shard: Shard, explained: int | None) -> PartialScore:
+def _score_whole(
+    specs: CompiledSpecs, path: str, shard: Shard, explained: int | None, tools: Catalogue | None
+) -> PartialScore:
     """Read and score the whole log at local ``path``."""
     reader = open_log(path, shard.fmt)
-    return score_partition(specs, reader, at=shard.at, diagnostics=reader.diagnostics, explained=explained)
+    return checked_partition(specs, reader, shard.at, reader.diagnostics, explained, tools)
 
 
 def _fetch(url: str, local: str, start: int = 0, stop: int | None = None) -> None:
@@ -231,5 +241,9 @@ def _named(partial: PartialScore, path: str, log: str) -> PartialScore:
             dataclasses.replace(finding, path=log) if finding.path == path else finding
             for finding in part.diagnostics
         )
-        parts.append(dataclasses.replace(part, unused=unused, diagnostics=found))
+        checked = tuple(
+            dataclasses.replace(finding, path=log) if finding.path == path else finding
+            for finding in part.call_findings
+        )
+        parts.append(dataclasses.replace(part, unused=unused, diagnostics=found, call_findings=checked))
     return PartialScore(tuple(parts))

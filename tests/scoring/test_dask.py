@@ -3,6 +3,7 @@ the report one process gives, in every format, through a killed worker and an un
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -15,6 +16,7 @@ from distributed.diagnostics.plugin import WorkerPlugin
 from scoring_support import SPEC, random_line
 
 from toolexpect import dask as on_dask
+from toolexpect.catalogue import load_catalogue
 from toolexpect.cli import main
 from toolexpect.cli.common import load_all
 from toolexpect.logs import open_log
@@ -217,7 +219,8 @@ def test_an_unreadable_shard_is_reported_with_its_path_and_the_rest_is_scored(
     client: Client, shards: tuple[Path, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A shard that is not UTF-8 and one that does not exist are findings naming them; every other
-    shard is scored, and the command fails."""
+    shard is scored and reported, and the command exits 2, as one process does on an unreadable
+    log (one meaning per exit code)."""
     spec, logs = shards
     broken = tmp_path / "broken.jsonl"
     broken.write_bytes(b'{"id": "a", "tool_calls": []}\n\xff\xfe not text\n')
@@ -233,9 +236,11 @@ def test_an_unreadable_shard_is_reported_with_its_path_and_the_rest_is_scored(
     code, out, err = _cli(
         capsys, str(spec), *[f"--log={log}" for log in given], "--dask", client.scheduler.address
     )
-    assert code == 1
+    assert code == 2 == _cli(capsys, str(spec), f"--log={missing}")[0]
     assert str(missing) in err and str(broken) in err
     assert "could not be read" in out
+    assert report.unreadable_partitions == 2
+    assert "a log could not be read (see above); the report covers the rest" in err
 
 
 def test_a_glob_that_matches_nothing_is_a_finding(client: Client, tmp_path: Path) -> None:
@@ -292,16 +297,61 @@ def test_a_scheduler_that_cannot_be_reached_is_a_usage_error(
     ("option", "problem"),
     [
         (["--jobs", "2"], "-j cannot be used with --dask"),
-        (["--tools", "specs/tools.json"], "--tools"),
         (["specs"], "--dask takes a scheduler's address (tcp://HOST:8786), not 'specs'"),
     ],
 )
 def test_options_that_do_not_go_with_dask_are_refused(
     option: list[str], problem: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """-j and --tools with --dask, and a spec path taken for its address, are usage errors that
-    say why."""
+    """-j with --dask, and a spec path taken for its address, are usage errors that say why."""
     monkeypatch.chdir(ROOT)
     code, _, err = _cli(capsys, "specs", "--log", "specs/logs/run.jsonl", "--dask", *option)
     assert code == 2
     assert problem in err
+
+
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": name,
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "x": {"type": "integer"},
+                    "y": {"type": "array", "items": {"type": "integer"}},
+                },
+                "additionalProperties": False,
+            },
+        },
+    }
+    for name in ("f", "g", "h")
+]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_tools_check_the_calls_of_every_partition_as_one_process_does(
+    client: Client,
+    shards: tuple[Path, list[Path]],
+    fmt: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """--tools with --dask: each partition's recorded calls are checked against the catalogue on
+    the workers, and the report, the schema findings in input order included, is the one of one
+    process; the same through the Python API in stretches of 4 KiB."""
+    spec, logs = shards
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps(TOOLS), encoding="utf-8")
+    argv = [str(spec), *[f"--log={log}" for log in logs], "--tools", str(tools), "--format", fmt]
+    single = _cli(capsys, *argv)
+    spread = _cli(capsys, *argv, "--dask", client.scheduler.address)
+    assert spread == single
+    assert "schema" in single[1] or "call_findings" in single[1]
+    catalogue = load_catalogue(str(tools), "auto")
+    report, parts = on_dask.run(
+        _specs(spec), [str(log) for log in logs], client, blocksize=4096, tools=catalogue
+    )
+    assert parts.partitions > 3 * 4 + 2
+    assert len(report.call_findings) > 100
+    assert render(report, "json") == single[1] or fmt != "json"
