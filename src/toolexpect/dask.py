@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from toolexpect.catalogue import Catalogue
     from toolexpect.model import Spec
+    from toolexpect.pairing import PairingOptions
 
 __all__ = ["RETRIES", "LostWork", "Spread", "run", "score"]
 
@@ -62,11 +63,14 @@ def score(
     explained: int | None = None,
     blocksize: int = BLOCKSIZE,
     tools: Catalogue | None = None,
+    pairing: PairingOptions | None = None,
 ) -> ScoreReport:
     """Score the logs at ``paths`` (paths, globs, URLs) against ``specs`` on a Dask cluster:
     ``client``, a scheduler's address, or ``None`` for a local cluster of one worker per CPU.
     The same report :func:`toolexpect.scoring.score` gives (see :func:`run`)."""
-    return run(specs, paths, client, fmt=fmt, explained=explained, blocksize=blocksize, tools=tools)[0]
+    return run(
+        specs, paths, client, fmt=fmt, explained=explained, blocksize=blocksize, tools=tools, pairing=pairing
+    )[0]
 
 
 def run(
@@ -78,11 +82,13 @@ def run(
     explained: int | None = None,
     blocksize: int = BLOCKSIZE,
     tools: Catalogue | None = None,
+    pairing: PairingOptions | None = None,
 ) -> tuple[ScoreReport, Spread]:
     """:func:`score`, with how the work was spread (``explained`` as
     :func:`~toolexpect.scoring.score_partition` takes it; ``blocksize``: the bytes of a stretch
     of a local canonical JSON Lines log; ``tools``: a catalogue to check each recorded call
-    against, as ``score --tools`` does)."""
+    against, as ``score --tools`` does; ``pairing``: how runs pair with cases, as
+    ``--pair-by`` and ``--case-from`` say, each partition on its own: see docs/scale.md)."""
     from distributed import Client, LocalCluster
 
     seconds: dict[str, float] = {}
@@ -96,9 +102,9 @@ def run(
             )
         with cluster or contextlib.nullcontext(), Client(cluster or client) as own:
             seconds["cluster start"] = time.perf_counter() - clock
-            report, spread = _run(own, specs, paths, fmt, (explained, tools), blocksize, seconds)
+            report, spread = _run(own, specs, paths, fmt, (explained, tools, pairing), blocksize, seconds)
         return report, spread
-    return _run(client, specs, paths, fmt, (explained, tools), blocksize, seconds)
+    return _run(client, specs, paths, fmt, (explained, tools, pairing), blocksize, seconds)
 
 
 def _run(
@@ -106,13 +112,13 @@ def _run(
     specs: Sequence[Spec],
     paths: str | Sequence[str],
     fmt: str,
-    kept: tuple[int | None, Catalogue | None],
+    kept: tuple[int | None, Catalogue | None, PairingOptions | None],
     blocksize: int,
     seconds: dict[str, float],
 ) -> tuple[ScoreReport, Spread]:
     from distributed import as_completed
 
-    explained, tools = kept
+    explained, tools, pairing = kept
     clock = time.perf_counter()
     logs, missing = list_logs([paths] if isinstance(paths, str) else list(paths))
     compiled = CompiledSpecs.of(specs)
@@ -128,7 +134,7 @@ def _run(
     for number, finding in enumerate(missing):
         total = total.merge(unreadable((-len(missing) + number,), finding))
     merging = 0.0
-    futures = _scored(client, shipped, shards, explained, checked)
+    futures = _scored(client, shipped, shards, (explained, checked, pairing))
     shard_of = {future.key: shard for future, shard in zip(futures, shards, strict=True)}
     arriving = as_completed(futures, with_results=True)
     del futures  # each result leaves the cluster's memory once merged (see release below)
@@ -146,7 +152,9 @@ def _run(
         merging += time.perf_counter() - started
     if whole:
         total = PartialScore(tuple(part for part in total.parts if part.at[0] not in whole))
-        for partial in client.gather(_scored(client, shipped, list(whole.values()), explained, checked)):
+        for partial in client.gather(
+            _scored(client, shipped, list(whole.values()), (explained, checked, pairing))
+        ):
             total = total.merge(partial)
     seconds["read and score"] = _lap(clock) - merging
     seconds["merge"] = merging
@@ -162,13 +170,20 @@ def _scored(
     client: Client,
     specs: Future[CompiledSpecs],
     shards: list[Shard],
-    explained: int | None,
-    tools: Future[Catalogue] | None,
+    how: tuple[int | None, Future[Catalogue] | None, PairingOptions | None],
 ) -> list[Future[PartialScore | None]]:
-    """The tasks that score ``shards`` (each retried up to :data:`RETRIES` times)."""
+    """The tasks that score ``shards`` (each retried up to :data:`RETRIES` times), with
+    ``explained``, the catalogue and the pairing options ``how`` gives."""
     count = len(shards)
+    explained, tools, pairing = how
     return client.map(
-        score_shard, [specs] * count, shards, [explained] * count, [tools] * count, retries=RETRIES
+        score_shard,
+        [specs] * count,
+        shards,
+        [explained] * count,
+        [tools] * count,
+        [pairing] * count,
+        retries=RETRIES,
     )
 
 

@@ -25,14 +25,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from toolexpect.diagnostics import Diagnostic, make
-from toolexpect.jobs import Stretch, checked_partition, score_stretch, stretches
+from toolexpect.jobs import Stretch, score_stretch, stretches
 from toolexpect.logs import LogError, canonical, open_log
 from toolexpect.logs._base import Context
 from toolexpect.logs._source import open_source
+from toolexpect.partition import score_read
 from toolexpect.scoring import CompiledSpecs, Part, PartialScore, Position
 
 if TYPE_CHECKING:
     from toolexpect.catalogue import Catalogue
+    from toolexpect.pairing import PairingOptions
 
 __all__ = ["BLOCKSIZE", "Shard", "list_logs", "score_shard", "survey_log", "unreadable"]
 
@@ -164,11 +166,15 @@ def unreadable(at: Position, finding: Diagnostic) -> PartialScore:
 
 
 def score_shard(
-    specs: CompiledSpecs, shard: Shard, explained: int | None = None, tools: Catalogue | None = None
+    specs: CompiledSpecs,
+    shard: Shard,
+    explained: int | None = None,
+    tools: Catalogue | None = None,
+    pairing: PairingOptions | None = None,
 ) -> PartialScore | None:
-    """Read and score one shard (``explained`` as :func:`~toolexpect.scoring.score_partition`
-    takes it; with ``tools``, each recorded call is checked against that catalogue). ``None``
-    when the shard is a stretch holding a loose call: score its log whole.
+    """Read, pair and score one shard (:func:`toolexpect.partition.score_read`: ``explained``,
+    ``tools`` and ``pairing`` as it takes them). ``None`` when the shard is a stretch holding a
+    loose call: score its log whole.
 
     A log that cannot be read gives a partial score without runs whose finding names the log.
     """
@@ -178,20 +184,23 @@ def score_shard(
         if path is not None:
             read_as = path
             if shard.stretch is None:
-                return _named(_score_whole(specs, path, shard, explained, tools), path, shard.log)
-            partial, fatal = score_stretch(specs, path, shard.stretch, shard.at, explained, tools)
+                return _named(_score_whole(specs, path, shard, explained, tools, pairing), path, shard.log)
+            partial, fatal = score_stretch(specs, path, shard.stretch, shard.at, explained, tools, pairing)
             if fatal is not None:
                 return _named(unreadable(shard.at, fatal), path, shard.log)
             return None if partial is None else _named(partial, path, shard.log)
         with tempfile.TemporaryDirectory(prefix="toolexpect-") as folder:
-            read_as = os.path.join(folder, "log")
+            # Named as the URL names the log: its suffix says how to decompress it, and its
+            # name is the case --pair-by file pairs it with.
+            read_as = os.path.join(folder, _basename(shard.log))
             if shard.stretch is None:
                 _fetch(shard.log, read_as)
-                return _named(_score_whole(specs, read_as, shard, explained, tools), read_as, shard.log)
+                whole = _score_whole(specs, read_as, shard, explained, tools, pairing)
+                return _named(whole, read_as, shard.log)
             start, stop, first_line = shard.stretch
             _fetch(shard.log, read_as, start, stop)
             stretch = (0, stop - start, first_line)
-            partial, fatal = score_stretch(specs, read_as, stretch, shard.at, explained, tools)
+            partial, fatal = score_stretch(specs, read_as, stretch, shard.at, explained, tools, pairing)
             if fatal is not None:
                 return _named(unreadable(shard.at, fatal), read_as, shard.log)
             return None if partial is None else _named(partial, read_as, shard.log)
@@ -203,11 +212,32 @@ def score_shard(
 
 
 def _score_whole(
-    specs: CompiledSpecs, path: str, shard: Shard, explained: int | None, tools: Catalogue | None
+    specs: CompiledSpecs,
+    path: str,
+    shard: Shard,
+    explained: int | None,
+    tools: Catalogue | None,
+    pairing: PairingOptions | None,
 ) -> PartialScore:
-    """Read and score the whole log at local ``path``."""
+    """Read, pair and score the whole log at local ``path``."""
     reader = open_log(path, shard.fmt)
-    return checked_partition(specs, reader, shard.at, reader.diagnostics, explained, tools)
+    return score_read(
+        specs,
+        reader,
+        at=shard.at,
+        diagnostics=reader.diagnostics,
+        explained=explained,
+        tools=tools,
+        pairing=pairing,
+    )
+
+
+def _basename(url: str) -> str:
+    """The file name at the end of ``url`` (``log`` when it ends with none)."""
+    from urllib.parse import urlsplit
+
+    name = os.path.basename(urlsplit(url.rsplit("::", 1)[-1]).path)
+    return name if name not in ("", ".", "..") else "log"
 
 
 def _fetch(url: str, local: str, start: int = 0, stop: int | None = None) -> None:

@@ -21,6 +21,7 @@ from toolexpect.cli import main
 from toolexpect.cli.common import load_all
 from toolexpect.logs import open_log
 from toolexpect.model import Spec
+from toolexpect.pairing import PairingOptions, pair_runs
 from toolexpect.report.score import FORMATS, MAX_RUNS_SHOWN, render
 from toolexpect.scoring import ScoreReport, score
 from toolexpect.shards import survey_log
@@ -355,3 +356,96 @@ def test_tools_check_the_calls_of_every_partition_as_one_process_does(
     assert parts.partitions > 3 * 4 + 2
     assert len(report.call_findings) > 100
     assert render(report, "json") == single[1] or fmt != "json"
+
+
+PAIRING = FIXTURES.parent / "pairing"
+WEATHER = """
+case "berlin tomorrow" {
+    question "Wie wird das Wetter morgen in Berlin?"
+    expect get_weather(city="Berlin")
+    expect send_summary(city="Berlin")
+}
+case "lisbon weekend" {
+    question "Will it rain in Lisbon this weekend?"
+    expect get_weather(city="Lisbon")
+}
+case "oslo today" {
+    question "How cold is it in Oslo today?"
+    expect get_weather(city="Oslo")
+    expect send_summary(city="Oslo")
+}
+"""
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+@pytest.mark.parametrize(
+    "option",
+    [
+        ["--log", str(PAIRING / "conversations.jsonl"), "--pair-by", "question"],
+        ["--log", str(PAIRING / "conversations.jsonl"), "--case-from", "metadata.case"],
+        ["--log", str(PAIRING / "by_file" / "*.jsonl"), "--pair-by", "file"],
+    ],
+    ids=["question", "case-from", "file"],
+)
+def test_each_pairing_option_gives_the_single_process_report(
+    client: Client, option: list[str], fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--pair-by question, --case-from and --pair-by file pair the runs of each partition as one
+    process pairs them (a conversation's records are one run of one file), so the reports agree."""
+    spec = tmp_path / "weather.expect"
+    spec.write_text(WEATHER, encoding="utf-8")
+    single = _cli(capsys, str(spec), *option, "--format", fmt)
+    spread = _cli(capsys, str(spec), *option, "--format", fmt, "--dask", client.scheduler.address)
+    assert spread == single
+    assert "3 passed" in single[1] or '"passed": 3' in single[1]
+
+
+def test_a_canonical_log_named_after_its_case_pairs_by_file_in_stretches(
+    client: Client, tmp_path: Path
+) -> None:
+    """A canonical log cut into stretches, paired by file: every stretch pairs its runs with the
+    case the file is named after, as one process pairs the whole log."""
+    spec = tmp_path / "weather.expect"
+    spec.write_text(WEATHER, encoding="utf-8")
+    log = tmp_path / "oslo-today.jsonl"
+    rng = random.Random(5)
+    lines = [
+        json.dumps(
+            {
+                "id": f"run-{n}",
+                "tool_calls": [
+                    {"name": "get_weather", "arguments": {"city": rng.choice(["Oslo", "Bergen"])}}
+                ],
+            }
+        )
+        for n in range(400)
+    ]
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    specs = _specs(spec)
+    options = PairingOptions("file")
+    report, spread = on_dask.run(specs, [str(log)], client, blocksize=2048, pairing=options)
+    single = score(specs, pair_runs(specs, [open_log(str(log))], options))
+    assert spread.partitions > 5
+    assert report == single
+    assert report.cases[2].result.runs == 400
+
+
+def test_runs_joined_after_reading_come_last_as_in_one_process(
+    client: Client, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """OpenTelemetry traces (spans joined by trace once a file is read) between canonical logs and
+    provider responses: the runs keep one process's order (traces after every run given as read),
+    and responses whose ids a provider made up pair with the only case, as one process pairs them."""
+    spec = tmp_path / "one.expect"
+    spec.write_text("expect get_weather\n", encoding="utf-8")
+    logs = [
+        FIXTURES / "otel" / "traces.json",
+        FIXTURES / "canonical" / "samples.jsonl",
+        FIXTURES / "otel" / "span_events.json",
+        FIXTURES / "openai-chat" / "completion_parallel.json",
+    ]
+    argv = [str(spec), *[f"--log={log}" for log in logs], "--format", "json"]
+    single = _cli(capsys, *argv)
+    spread = _cli(capsys, *argv, "--dask", client.scheduler.address)
+    assert spread == single
+    assert len(json.loads(single[1])["cases"][0]["runs"]) > 5

@@ -10,6 +10,7 @@ from typing import IO, TYPE_CHECKING
 if TYPE_CHECKING:
     from toolexpect.catalogue import Catalogue
     from toolexpect.model import Spec
+    from toolexpect.pairing import PairingOptions
     from toolexpect.scoring import ScoreReport
 
 __all__ = ["refused", "score_on_dask"]
@@ -38,11 +39,13 @@ def score_on_dask(
     specs: Sequence[Spec],
     explained: int | None,
     tools: Catalogue | None,
+    pairing: PairingOptions,
     err: IO[str],
 ) -> ScoreReport | None:
     """The report on ``logs`` (paths, globs, URLs) scored on the cluster at ``--dask``
     (a local one without an address), each call checked against ``tools`` when given (as
-    ``--tools`` asks); with ``-v``, how the work was spread, on ``err``.
+    ``--tools`` asks), paired as ``pairing`` says; with ``-v``, how the work was spread, on
+    ``err``.
     ``None`` (and a message) when the cluster cannot be reached or gave up on a task."""
     from distributed import KilledWorker
 
@@ -51,7 +54,13 @@ def score_on_dask(
     where = args.dask or "a local cluster"
     try:
         report, spread = run(
-            specs, logs, args.dask or None, fmt=args.log_format, explained=explained, tools=tools
+            specs,
+            logs,
+            args.dask or None,
+            fmt=args.log_format,
+            explained=explained,
+            tools=tools,
+            pairing=pairing,
         )
     except OSError as error:  # distributed's connection failures and time-outs are OSErrors
         print(f"toolexpect: cannot reach the Dask scheduler at {where}: {error}", file=err)

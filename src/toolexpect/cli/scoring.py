@@ -103,8 +103,6 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         from toolexpect.cli.cluster import refused, score_on_dask
 
         problem = refused(args)
-        if problem is None and pairing != type(pairing)():
-            problem = f"--dask pairs runs with cases by id; {pairing.option} is not used there yet"
         if problem is not None:
             print(f"toolexpect: {problem}", file=err)
             return EXIT_USAGE
@@ -119,7 +117,9 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             if args.dask is not None:
                 display.busy("scoring on a Dask cluster")
                 tools = cast("Catalogue | None", catalogue)
-                found = _without_gc(lambda: score_on_dask(args, log_paths, specs, explained, tools, err))
+                found = _without_gc(
+                    lambda: score_on_dask(args, log_paths, specs, explained, tools, pairing, err)
+                )
                 if found is None:
                     return EXIT_USAGE
                 report, log_diagnostics = found, list(found.log_diagnostics)
