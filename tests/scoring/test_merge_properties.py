@@ -12,6 +12,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
 from scoring_support import SPEC, random_line
 
 from toolexpect.api import parse_spec
@@ -19,6 +20,7 @@ from toolexpect.calls import RecordedSample
 from toolexpect.logs import samples_from_value
 from toolexpect.model import Spec
 from toolexpect.report.score import FORMATS, MAX_RUNS_SHOWN, render
+from toolexpect.schema import report_schema_text
 from toolexpect.scoring import MAX_UNUSED_IDS, CompiledSpecs, PartialScore, score, score_partition
 
 
@@ -152,7 +154,9 @@ def test_unclaimed_ids_beyond_the_cap_are_listed_first_and_counted_in_all(cuts: 
     assert all(u.line == first_lines[u.id] for u in report.unused)
     assert (report.unused_runs, report.unused_capped) == (len(unclaimed), True)
     assert f"{len(unclaimed)} runs in all" in render(report, "text")
-    assert json.loads(render(report, "json"))["summary"]["unused_runs"] == len(unclaimed)
+    document = json.loads(render(report, "json"))
+    assert document["summary"]["unused_runs"] == len(unclaimed)
+    Draft202012Validator(json.loads(report_schema_text())).validate(document)
 
 
 def test_unclaimed_ids_within_the_cap_are_each_counted() -> None:
