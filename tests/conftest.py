@@ -1,5 +1,9 @@
-"""Hypothesis profiles: ``default`` for the normal run, ``long`` for a manual fuzzing session.
+"""Hypothesis profiles: ``default`` for the normal run, ``ci`` for CI, ``long`` for a manual
+fuzzing session.
 
+No profile has a deadline: how long one example takes depends on the machine's load, and speed
+is measured in ``bench/``. ``ci`` (set by ``.ci/run``) draws the same examples on every run, so
+that a submission passes or fails on its own merits; the normal run draws new ones each time.
 ``HYPOTHESIS_PROFILE=long pytest tests/language/test_fuzz_specs.py`` runs the fuzz tests with
 fifty times as many examples (see CONTRIBUTING.md, "Testing").
 """
@@ -10,5 +14,7 @@ import os
 
 from hypothesis import settings
 
+settings.register_profile("default", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True)
 settings.register_profile("long", max_examples=5000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))

@@ -36,3 +36,17 @@ def test_help_names_every_format() -> None:
 
     assert sorted(cli.LOG_FORMAT_NAMES.split(", ")) == sorted(LOG_FORMATS)
     assert sorted(cli.TOOLS_FORMAT_NAMES.split(", ")) == sorted(f for f in FORMATS if f != "auto")
+
+
+def test_the_python_api_keeps_its_import_paths() -> None:
+    """Every name of toolexpect.api is importable from it, is the one the package re-exports,
+    and its exceptions are named after toolexpect.api, where users import them."""
+    import toolexpect
+    import toolexpect.api as api
+
+    assert sorted(api.__all__) == api.__all__
+    assert all(getattr(api, name) is not None for name in api.__all__)
+    for name in ("Evaluation", "Sample", "SpecError", "ToolCallAccuracyEvaluator", "score", "parse_spec"):
+        assert getattr(toolexpect, name) is getattr(api, name)
+    for error in (api.SpecError, api.ToolCallAssertionError):
+        assert f"{error.__module__}.{error.__qualname__}" == f"toolexpect.api.{error.__name__}"

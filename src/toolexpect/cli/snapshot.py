@@ -120,16 +120,14 @@ def cmd_snapshot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         return EXIT_USAGE
     try:
         readers = open_logs(args.logs, args.log_format)
-        # Without specs, pairing names the runs: by id, by the field or by the file.
+        # Without specs, pairing names the runs: by id, by the field, by the file or by question.
         samples: list[RecordedSample] = list(pair_runs([], readers, pairing))
     except LogError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
     log_diagnostics: list[Diagnostic] = [d for reader in readers for d in reader.diagnostics]
     report_log_diagnostics(log_diagnostics, err)
-    groups, left_out = group_runs(
-        samples, args.name or _stem(args.logs[0]), by_question=pairing.by == "question"
-    )
+    groups, left_out = group_runs(samples, args.name or _stem(args.logs[0]))
     options = Options(
         only=_flat(args.only) if args.only else None,
         ignore=_flat(args.ignore_args),

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import itertools
 import os
 import re
 import sys
@@ -41,6 +42,7 @@ __all__ = [
     "cache_folder",
     "cache_path",
     "choices",
+    "every_spelling",
     "first_words",
     "grammar_path",
     "grammar_text",
@@ -256,3 +258,20 @@ def spellings(rule: str) -> dict[str, tuple[str, ...]]:
             )
             out[each.alias or rule] = words
     return out
+
+
+def every_spelling(rule: str) -> tuple[tuple[str, ...], ...]:
+    """Every way the alternatives of rule ``rule`` are written, in the grammar's order: as
+    :func:`spellings`, but a rule of literal choices is taken with each of its choices
+    (``("require", "accuracy", ">", "number")`` as well as ``">="``)."""
+    found: list[tuple[str, ...]] = []
+    for each in parser().rules:
+        if each.origin.name == rule:
+            options = [
+                (literal(symbol.name) or symbol.name,)
+                if symbol.is_term
+                else (choices(symbol.name) or (symbol.name,))
+                for symbol in each.expansion
+            ]
+            found.extend(itertools.product(*options))
+    return tuple(found)

@@ -15,7 +15,9 @@ chosen as ``options`` say:
   ``.gz``, ...); the records of a provider log form one run per file;
 * ``case_from=PATH``: the case named by that field of each record.
 
-A run that pairs with no case keeps its own id, and scoring lists it as unused. When runs are
+A run that pairs with no case keeps its own id, and scoring lists it as unused; by file or
+field it is named after its file or field instead, and without specs (``calls``, ``snapshot``)
+by question after its question (whitespace normalised), so that runs are shown as they group. When runs are
 left over while cases found none, one ``R420`` finding says which, and which other pairing
 would have paired them (``diagnostics``, complete once the runs have all been read).
 Canonical logs and the formats whose records are whole runs (``COMPLETE``) are never
@@ -118,6 +120,7 @@ class PairedRuns:
         self._paired: set[str] = set()
         self._left: dict[str | None, _Left] = {}
         self._ambiguous: set[str] = set()
+        self._unnamed = _Left()
         self.stage: Stage = "read"
 
     def __iter__(self) -> Iterator[RecordedSample]:
@@ -153,6 +156,7 @@ class PairedRuns:
         for run in runs.held():
             yield self._named(run, "provider")
         self._advise()
+        self._tell_unnamed()
 
     def _note(self, named: bool, record: Any, sample_id: str | None) -> SampleFacts:
         """The facts of a sample (given to the readers): found case names only when unpaired
@@ -234,6 +238,14 @@ class PairedRuns:
                 sample = replace(sample, id=stem)
         elif self.options.case_from is not None and sample.facts is not None and sample.facts.key:
             sample = replace(sample, id=sample.facts.key)
+        elif self.options.by == "question" and not self._names and self.options.case_from is None:
+            question = sample.facts.question if sample.facts is not None else None
+            if question is not None:
+                sample = replace(sample, id=question)
+            else:
+                self._unnamed.count += 1
+                if self._unnamed.count == 1:
+                    self._unnamed.path, self._unnamed.line = sample.path, sample.line
         if self._names:
             self._leftover(sample)
         return sample
@@ -300,6 +312,24 @@ class PairedRuns:
         first = next(iter(self._left.values()))
         span = Span.point(first.line, 1) if first.line is not None else None
         self.diagnostics.append(make("R420", message, span, help=help_text, path=first.path))
+
+    def _tell_unnamed(self) -> None:
+        """The ``R422`` finding: runs to be named by question (no specs) that hold none."""
+        left = self._unnamed
+        if not left.count:
+            return
+        runs = f"{left.count} recorded run{'s' if left.count != 1 else ''}"
+        self.diagnostics.append(
+            make(
+                "R422",
+                f"{runs} {'hold' if left.count != 1 else 'holds'} no user question to be named"
+                " by, pairing with --pair-by question; they keep their own ids",
+                Span.point(left.line, 1) if left.line is not None else None,
+                help="a run's question is the first user message of its request, which these "
+                "records do not log: pair by id, by file or with --case-from PATH",
+                path=left.path,
+            )
+        )
 
 
 _WHAT = {"question": "user questions", "file": "log file names"}

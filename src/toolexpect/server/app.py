@@ -1,7 +1,9 @@
 """The language server: pygls's ``LanguageServer`` with toolexpect's features, over stdio.
 
 Each feature is one module of this package; this one only wires them to the protocol's
-requests and notifications.
+requests and notifications. A client that can watch files is asked to report changes of
+``pyproject.toml``, after which every open document is analysed again with its settings read
+anew (they are also read again on each change and save of a document).
 """
 
 from __future__ import annotations
@@ -22,6 +24,19 @@ __all__ = ["build_server", "serve"]
 
 _TRIGGERS = ["(", ",", " ", "="]
 
+_WATCH_SETTINGS = types.RegistrationParams(
+    registrations=[
+        types.Registration(
+            id="toolexpect-settings",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                watchers=[types.FileSystemWatcher(glob_pattern="**/pyproject.toml")]
+            ),
+        )
+    ]
+)
+"""Asked of a client that can watch files: tell the server when a ``pyproject.toml`` changes."""
+
 
 def build_server() -> LanguageServer:
     """A new server with every feature registered; nothing is shared between two of them."""
@@ -39,6 +54,17 @@ def build_server() -> LanguageServer:
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(params: types.DidSaveTextDocumentParams) -> None:
         documents.schedule(params.text_document.uri, delay=0)  # pyproject.toml may have changed
+
+    @server.feature(types.INITIALIZED)
+    def initialized(params: types.InitializedParams) -> None:
+        watching = server.client_capabilities.workspace
+        watched = watching.did_change_watched_files if watching is not None else None
+        if watched is not None and watched.dynamic_registration:
+            server.client_register_capability(_WATCH_SETTINGS)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def settings_changed(params: types.DidChangeWatchedFilesParams) -> None:
+        documents.schedule_all()  # each open document reads its settings again
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: types.DidCloseTextDocumentParams) -> None:

@@ -3,8 +3,9 @@ catalogue the tools' names and their parameters (with types and descriptions) an
 ``enum`` parameter allows.
 
 The keywords and the forms of ``require`` are read off the built parser
-(:func:`toolexpect.language.grammar.first_words`, :func:`~toolexpect.language.grammar.spellings`),
-so they follow the grammar.
+(:func:`toolexpect.language.grammar.first_words`,
+:func:`~toolexpect.language.grammar.every_spelling`), so they follow the grammar: after ``require``
+every form it allows, and after a part of one (``require pass``) the rest of each form it starts.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from lsprotocol import types
 
 from toolexpect.catalogue import Catalogue
-from toolexpect.language.grammar import first_words, spellings
+from toolexpect.language.grammar import every_spelling, first_words, spellings
 from toolexpect.server.context import Place, place_at
 from toolexpect.server.positions import Positions
 from toolexpect.server.toolinfo import parameters, signature
@@ -74,7 +75,10 @@ def complete(
         words = first_words("_item") if not place.in_case else first_words("_statement")
         return [item(word, _Kind.Keyword, word + " ") for word in words]
     if place.where == "after-require":
-        return [item(form, _Kind.Keyword, form + (" " if more else "")) for form, more in _require_forms()]
+        return [
+            item(form, _Kind.Keyword, form + (" " if more else ""), detail=statement)
+            for form, more, statement in _require_forms(place.written)
+        ]
     if place.where == "tool":
         return _tools(catalogue, item)
     if place.where == "argument":
@@ -89,19 +93,40 @@ def complete(
     return []
 
 
-def _require_forms() -> list[tuple[str, bool]]:
-    """How each form of ``require`` goes on after the keyword, up to the first part that is not
-    a word or an operator (a number, a rule of the grammar), and whether a part follows."""
-    forms: dict[str, bool] = {}
-    for words in spellings("require_stmt").values():
-        fixed: list[str] = []
-        for word in words[1:]:
-            if spellings(word):  # a rule (`number`, ...): what the user writes there varies
+def _require_forms(written: tuple[str, ...]) -> list[tuple[str, bool, str]]:
+    """How each form of ``require`` goes on after the tokens ``written`` after the keyword, up to
+    the first part that is not a word or an operator (a number, a rule of the grammar); whether
+    a part follows; and the whole statement, for the detail.
+
+    The forms are every spelling of ``require_stmt`` in the grammar (``accuracy >=`` and
+    ``accuracy >``, ``no unexpected calls``, ...); one goes on only where ``written`` ends
+    between two of its parts.
+    """
+    forms: dict[str, tuple[bool, str]] = {}
+    for words in every_spelling("require_stmt"):
+        parts = words[1:]
+        for done in range(len(parts) + 1):
+            if [token for part in parts[:done] for token in _tokens(part)] == list(written):
                 break
-            fixed.append(word)
+        else:
+            continue  # what is written is not the start of this form
+        fixed: list[str] = []
+        for part in parts[done:]:
+            if spellings(part):  # a rule (`number`, ...): what the user writes there varies
+                break
+            fixed.append(part)
+        if not fixed:
+            continue
         form = " ".join(fixed)
-        forms[form] = forms.get(form, False) or len(fixed) < len(words) - 1
-    return list(forms.items())
+        more = forms.get(form, (False, ""))[0] or done + len(fixed) < len(parts)
+        forms[form] = (more, " ".join(words))
+    return [(form, more, statement) for form, (more, statement) in forms.items()]
+
+
+def _tokens(part: str) -> list[str]:
+    """A part of a statement as the cursor's scan reads it: a word whole, an operator by
+    character (``>=`` is ``>``, ``=``)."""
+    return [part] if part[:1].isalpha() else list(part)
 
 
 def _tools(catalogue: Catalogue | None, item: _Item) -> list[types.CompletionItem]:

@@ -40,6 +40,8 @@ class Place:
     given: frozenset[str] = frozenset()
     """The arguments written in that call (the one being written included)."""
     in_case: bool = False
+    written: tuple[str, ...] = ()
+    """After ``require``: the tokens of the requirement written so far (``>=`` is ``>``, ``=``)."""
 
 
 @functools.cache
@@ -130,8 +132,8 @@ def place_at(text: str, offset: int) -> Place:
         return Place("nowhere", prefix)
     if not words:
         return Place("statement", prefix, in_case=in_case)
-    if words == [literal("REQUIRE")]:
-        return Place("after-require", prefix, in_case=in_case)
+    if words[0] == literal("REQUIRE"):
+        return Place("after-require", prefix, in_case=in_case, written=tuple(words[1:]))
     if words[-1] in (literal("EXPECT"), literal("FORBID"), then):
         return Place("tool", prefix, in_case=in_case)
     return Place("nowhere", prefix, in_case=in_case)

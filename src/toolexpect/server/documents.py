@@ -76,6 +76,11 @@ class Documents:
         if uri not in self._running:
             self._running[uri] = asyncio.get_running_loop().create_task(self._run(uri, delay))
 
+    def schedule_all(self) -> None:
+        """Analyse every open document again at once (its settings may have changed)."""
+        for uri in list(self._server.workspace.text_documents):
+            self.schedule(uri, delay=0)
+
     def close(self, uri: str) -> None:
         """Forget a closed document and clear its diagnostics."""
         self._changed.discard(uri)
@@ -104,7 +109,10 @@ class Documents:
                 if uri in self._changed:
                     continue  # changed meanwhile: its places may be wrong, go on with the newest
                 with self._lock:
+                    before = self._latest.get(uri)
                     self._latest[uri] = made
+                    if made.problem is None and before is not None and before.problem is not None:
+                        self._told.discard(before.problem)  # fixed: tell it again if it comes back
                     told = made.problem is not None and made.problem not in self._told
                     if told:
                         self._told.add(made.problem or "")

@@ -5,8 +5,9 @@ repeated runs of one case, in log order, and cases come in the order their first
 read. Samples without an id are one case only when no sample has an id (as scoring pairs an
 id-less sample with the only case of a one-case spec); that case is named ``default_name``.
 An id-less sample among samples with ids could pair with nothing and is reported.
-With ``by_question``, a sample whose request holds a user question is named by that question
-instead (``--pair-by question``). A case states a question when its runs that carry one all carry the same.
+Pairing (``toolexpect.pairing``, run without specs) has named the samples already: by id, by
+field, by file, or by question (``--pair-by question``). A case states a question when its runs
+that carry one all carry the same.
 """
 
 from __future__ import annotations
@@ -30,13 +31,13 @@ def _case(name: str, runs: list[RecordedSample]) -> CaseRuns:
 
 
 def group_runs(
-    samples: Iterable[RecordedSample], default_name: str, *, by_question: bool = False
+    samples: Iterable[RecordedSample], default_name: str
 ) -> tuple[list[CaseRuns], list[Diagnostic]]:
     """The runs of each case in ``samples``, and the samples left out (``S704``)."""
     by_name: dict[str, list[RecordedSample]] = {}
     bare: list[RecordedSample] = []
     for sample in samples:
-        name = (_question(sample) if by_question else None) or sample.id
+        name = sample.id
         if name is None:
             bare.append(sample)
         else:

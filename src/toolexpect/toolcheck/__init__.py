@@ -1,7 +1,7 @@
 """Check specs and recorded calls against a tool catalogue: pure, no I/O, no printing.
 
 ``check_spec`` finds what in a spec can never match a call the catalogue allows: an unknown
-tool (``T500``), an unknown argument (``T501``), a literal the parameter's JSON Schema
+tool (``T500``), an unknown argument (``T501``), an ``=`` or ``!=`` literal the parameter's JSON Schema
 rejects (``T502``), a matcher that cannot match the parameter's type (``T503``) and, as a
 warning, a ``forbid`` of a tool the catalogue lacks (``T504``). Each diagnostic sits at the
 span of the expectation or argument it is about.

@@ -7,12 +7,15 @@ import difflib
 import json
 import math
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from decimal import Decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, cast
 
 from referencing.exceptions import Unresolvable
 
 from toolexpect.catalogue import Catalogue
 from toolexpect.diagnostics import Diagnostic, Span, make
+from toolexpect.matching.values import number_value
 from toolexpect.model import COMPARISONS, ArgMatcher, Expectation, Op, PartialObject, Pattern, Spec
 from toolexpect.toolcheck.schemas import (
     MAX_DEPTH,
@@ -134,6 +137,8 @@ def _check_matcher(
         return
     if op is Op.EQ:
         yield from _check_pattern(arg.value, node, where, span, schemas)
+    elif op is Op.NE:
+        yield from _check_pattern(arg.value, node, where, span, schemas, negated=True)
     elif op is Op.IN:
         for value in arg.values:
             errors = schemas.errors(value, node)
@@ -194,11 +199,25 @@ def _check_pattern(
     where: str,
     span: Span | None,
     schemas: ToolSchema,
+    *,
+    negated: bool = False,
 ) -> Iterator[Diagnostic]:
-    """Check a literal (which may hold partial objects) against the subschema at ``node``."""
+    """Check a literal (which may hold partial objects) against the subschema at ``node``.
+
+    ``negated`` is the value of a ``!=``: one the schema rejects makes the condition hold for
+    every valid call, which is as much a mistake as an ``=`` that can never hold.
+    """
     if not _has_partial(pattern):
         errors = schemas.errors(pattern, node)
-        if errors:
+        if errors and negated:
+            yield make(
+                "T502",
+                f"`!=` value {_show(pattern)} of {where} breaks its schema, so every valid"
+                f" call meets the condition: {reason_of(errors)}",
+                span,
+                help="compare with a value the tool's schema allows, or drop the condition",
+            )
+        elif errors:
             yield make(
                 "T502",
                 f"value {_show(pattern)} of {where} breaks its schema: {reason_of(errors)}",
@@ -228,7 +247,9 @@ def _check_pattern(
                     help=unknown_help(key, declared(props)),
                 )
             elif target.schema is not True:
-                yield from _check_pattern(value, target, f"key {key!r} of {where}", span, schemas)
+                yield from _check_pattern(
+                    value, target, f"key {key!r} of {where}", span, schemas, negated=negated
+                )
     elif isinstance(pattern, list):
         if "array" not in types:
             yield make(
@@ -250,7 +271,9 @@ def _check_pattern(
                 continue
             if item_node.schema is True:
                 continue
-            yield from _check_pattern(item, item_node, f"item {index} of {where}", span, schemas)
+            yield from _check_pattern(
+                item, item_node, f"item {index} of {where}", span, schemas, negated=negated
+            )
 
 
 def _object_branch(schemas: ToolSchema, node: Node, depth: int = 0) -> Node:
@@ -294,9 +317,14 @@ def _range_problem(arg: ArgMatcher, schema: Any) -> str | None:
     op = arg.op
     text = f"`{arg.name} {op.value} {_show(arg.value)}`"
     if op is Op.APPROX:
+        text = f"`{arg.name} = {_show(arg.value)} +- {arg.tolerance}`"
+    choices = _choices(schema)
+    if choices is not None and not any(_meets(arg, c) for c in choices):
+        allowed = ", ".join(_show(c) for c in choices) or "no number"
+        return f"{text}, but the numbers the schema allows are {allowed}"
+    if op is Op.APPROX:
         tolerance = float(arg.tolerance)
         lo, hi = bound - tolerance, bound + tolerance
-        text = f"`{arg.name} = {_show(arg.value)} +- {arg.tolerance}`"
         if (high is not None and lo > high) or (xhigh is not None and lo >= xhigh):
             return f"{text}, but the maximum is {_limit(high, xhigh)}"
         if (low is not None and hi < low) or (xlow is not None and hi <= xlow):
@@ -315,6 +343,33 @@ def _range_problem(arg: ArgMatcher, schema: Any) -> str | None:
         ):
             return f"{text}, but the minimum is {_limit(low, xlow)}"
     return None
+
+
+def _choices(schema: dict[str, Any]) -> list[int | float] | None:
+    """The numbers an ``enum`` or ``const`` allows; ``None`` when the schema lists no values."""
+    if "const" in schema:
+        listed: Any = [schema["const"]]
+    elif isinstance(schema.get("enum"), list):
+        listed = schema["enum"]
+    else:
+        return None
+    return [v for v in listed if _number(v) is not None]
+
+
+def _meets(arg: ArgMatcher, choice: int | float) -> bool:
+    """Whether the number ``choice`` satisfies the comparison or tolerance of ``arg``, compared
+    exactly as the matcher compares (a value it cannot weigh counts as meeting it)."""
+    values = [number_value(v) for v in (choice, arg.value, arg.tolerance)]
+    if any(v is None or (isinstance(v, Decimal) and not v.is_finite()) for v in values):
+        return True
+    value, bound, tolerance = (Fraction(cast(int | Decimal, v)) for v in values)
+    return {
+        Op.APPROX: abs(value - bound) <= tolerance,
+        Op.LT: value < bound,
+        Op.LE: value <= bound,
+        Op.GT: value > bound,
+        Op.GE: value >= bound,
+    }[arg.op]
 
 
 def _limit(inclusive: float | None, exclusive: float | None) -> str:

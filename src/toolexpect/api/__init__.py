@@ -1,0 +1,36 @@
+"""The Python API: evaluate samples, parse and load specs, score calls, assert on them.
+
+Its exceptions, ``SpecError`` (a ``ValueError``) and ``ToolCallAssertionError`` (an
+``AssertionError``), are drawn in :mod:`toolexpect.api.errors`. Wherever a
+:class:`~toolexpect.calls.ToolCall` is taken, a plain dict ``{"name": ..., "arguments": {...}}``
+is accepted too (``arguments`` may be a JSON string).
+
+This package only re-exports. One module per job: ``calls`` (calls in, as the stages take
+them), ``evaluator`` (a sample's Tool Call Accuracy) with ``cache`` (its compiled cases,
+reused), ``specs`` (parse, load, score and assert) and ``errors``. The given/when/then API
+is :mod:`toolexpect.fluent`, recording a Python agent's calls :mod:`toolexpect.recording`.
+"""
+
+from __future__ import annotations
+
+from toolexpect.api.calls import CallLike, as_call, as_calls, calls_from, expectation_of
+from toolexpect.api.errors import SpecError, ToolCallAssertionError
+from toolexpect.api.evaluator import Evaluation, Sample, ToolCallAccuracyEvaluator
+from toolexpect.api.specs import assert_tool_calls, load_spec, parse_spec, score
+
+__all__ = [
+    "CallLike",
+    "Evaluation",
+    "Sample",
+    "SpecError",
+    "ToolCallAccuracyEvaluator",
+    "ToolCallAssertionError",
+    "as_call",
+    "as_calls",
+    "assert_tool_calls",
+    "calls_from",
+    "expectation_of",
+    "load_spec",
+    "parse_spec",
+    "score",
+]

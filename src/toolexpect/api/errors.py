@@ -1,0 +1,34 @@
+"""The exceptions of the Python API::
+
+    ValueError
+     └── SpecError                 an invalid spec; carries the diagnostics
+    AssertionError
+     └── ToolCallAssertionError    a failed ``assert_*``; the message is the explanation
+
+Both are shown under their public home, ``toolexpect.api`` (as pytest names a failure).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from toolexpect.diagnostics import Diagnostic
+from toolexpect.report.diagnostics import render
+
+__all__ = ["SpecError", "ToolCallAssertionError"]
+
+
+class SpecError(ValueError):
+    """A spec that does not parse, validate or lint; ``diagnostics`` says why."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic], text: str | None = None) -> None:
+        """Build the message from the diagnostics, with source excerpts when ``text`` is known."""
+        self.diagnostics: tuple[Diagnostic, ...] = tuple(diagnostics)
+        super().__init__(render(self.diagnostics, "full", sources=lambda _path: text))
+
+
+class ToolCallAssertionError(AssertionError):
+    """A failed assertion on tool calls; the message explains what was expected and got."""
+
+
+SpecError.__module__ = ToolCallAssertionError.__module__ = "toolexpect.api"
