@@ -18,15 +18,19 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from toolexpect.scoring import CompiledSpecs, PartialScore, ScoreReport
 from toolexpect.shards import BLOCKSIZE, Shard, list_logs, score_shard, survey_log, unreadable
 
-if TYPE_CHECKING:
-    from distributed import Client
+T = TypeVar("T")
 
+if TYPE_CHECKING:
+    from distributed import Client, Future
+
+    from toolexpect.catalogue import Catalogue
     from toolexpect.model import Spec
+    from toolexpect.pairing import PairingOptions
 
 __all__ = ["RETRIES", "LostWork", "Spread", "run", "score"]
 
@@ -58,11 +62,15 @@ def score(
     fmt: str = "auto",
     explained: int | None = None,
     blocksize: int = BLOCKSIZE,
+    tools: Catalogue | None = None,
+    pairing: PairingOptions | None = None,
 ) -> ScoreReport:
     """Score the logs at ``paths`` (paths, globs, URLs) against ``specs`` on a Dask cluster:
     ``client``, a scheduler's address, or ``None`` for a local cluster of one worker per CPU.
     The same report :func:`toolexpect.scoring.score` gives (see :func:`run`)."""
-    return run(specs, paths, client, fmt=fmt, explained=explained, blocksize=blocksize)[0]
+    return run(
+        specs, paths, client, fmt=fmt, explained=explained, blocksize=blocksize, tools=tools, pairing=pairing
+    )[0]
 
 
 def run(
@@ -73,10 +81,14 @@ def run(
     fmt: str = "auto",
     explained: int | None = None,
     blocksize: int = BLOCKSIZE,
+    tools: Catalogue | None = None,
+    pairing: PairingOptions | None = None,
 ) -> tuple[ScoreReport, Spread]:
     """:func:`score`, with how the work was spread (``explained`` as
     :func:`~toolexpect.scoring.score_partition` takes it; ``blocksize``: the bytes of a stretch
-    of a local canonical JSON Lines log)."""
+    of a local canonical JSON Lines log; ``tools``: a catalogue to check each recorded call
+    against, as ``score --tools`` does; ``pairing``: how runs pair with cases, as
+    ``--pair-by`` and ``--case-from`` say, each partition on its own: see docs/scale.md)."""
     from distributed import Client, LocalCluster
 
     seconds: dict[str, float] = {}
@@ -90,9 +102,9 @@ def run(
             )
         with cluster or contextlib.nullcontext(), Client(cluster or client) as own:
             seconds["cluster start"] = time.perf_counter() - clock
-            report, spread = _run(own, specs, paths, fmt, explained, blocksize, seconds)
+            report, spread = _run(own, specs, paths, fmt, (explained, tools, pairing), blocksize, seconds)
         return report, spread
-    return _run(client, specs, paths, fmt, explained, blocksize, seconds)
+    return _run(client, specs, paths, fmt, (explained, tools, pairing), blocksize, seconds)
 
 
 def _run(
@@ -100,16 +112,18 @@ def _run(
     specs: Sequence[Spec],
     paths: str | Sequence[str],
     fmt: str,
-    explained: int | None,
+    kept: tuple[int | None, Catalogue | None, PairingOptions | None],
     blocksize: int,
     seconds: dict[str, float],
 ) -> tuple[ScoreReport, Spread]:
     from distributed import as_completed
 
+    explained, tools, pairing = kept
     clock = time.perf_counter()
     logs, missing = list_logs([paths] if isinstance(paths, str) else list(paths))
     compiled = CompiledSpecs.of(specs)
     shipped = client.submit(_same, compiled, pure=False, retries=RETRIES)
+    checked = None if tools is None else client.submit(_same, tools, pure=False, retries=RETRIES)
     surveys = client.map(
         survey_log, logs, range(len(logs)), fmt=fmt, blocksize=blocksize, retries=RETRIES, pure=False
     )
@@ -120,7 +134,7 @@ def _run(
     for number, finding in enumerate(missing):
         total = total.merge(unreadable((-len(missing) + number,), finding))
     merging = 0.0
-    futures = client.map(score_shard, [shipped] * len(shards), shards, explained=explained, retries=RETRIES)
+    futures = _scored(client, shipped, shards, (explained, checked, pairing))
     shard_of = {future.key: shard for future, shard in zip(futures, shards, strict=True)}
     arriving = as_completed(futures, with_results=True)
     del futures  # each result leaves the cluster's memory once merged (see release below)
@@ -138,10 +152,9 @@ def _run(
         merging += time.perf_counter() - started
     if whole:
         total = PartialScore(tuple(part for part in total.parts if part.at[0] not in whole))
-        again = client.map(
-            score_shard, [shipped] * len(whole), list(whole.values()), explained=explained, retries=RETRIES
-        )
-        for partial in client.gather(again):
+        for partial in client.gather(
+            _scored(client, shipped, list(whole.values()), (explained, checked, pairing))
+        ):
             total = total.merge(partial)
     seconds["read and score"] = _lap(clock) - merging
     seconds["merge"] = merging
@@ -153,9 +166,31 @@ def _run(
     return report, Spread(len(logs), len(shards), workers, str(info.get("address")), seconds)
 
 
-def _same(compiled: CompiledSpecs) -> CompiledSpecs:
-    """The compiled specs, as the result of a task the scheduler can run again."""
-    return compiled
+def _scored(
+    client: Client,
+    specs: Future[CompiledSpecs],
+    shards: list[Shard],
+    how: tuple[int | None, Future[Catalogue] | None, PairingOptions | None],
+) -> list[Future[PartialScore | None]]:
+    """The tasks that score ``shards`` (each retried up to :data:`RETRIES` times), with
+    ``explained``, the catalogue and the pairing options ``how`` gives."""
+    count = len(shards)
+    explained, tools, pairing = how
+    return client.map(
+        score_shard,
+        [specs] * count,
+        shards,
+        [explained] * count,
+        [tools] * count,
+        [pairing] * count,
+        retries=RETRIES,
+    )
+
+
+def _same(shipped: T) -> T:
+    """What the client shipped (compiled specs, a catalogue), as the result of a task the
+    scheduler can run again."""
+    return shipped
 
 
 def _lap(since: float) -> float:

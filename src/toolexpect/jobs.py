@@ -17,14 +17,19 @@ import concurrent.futures
 import itertools
 import os
 from collections.abc import Iterator, Sequence
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from toolexpect.diagnostics import Diagnostic
 from toolexpect.logs import LogError, LogReader, canonical
 from toolexpect.logs._base import Context, Record
 from toolexpect.logs._source import read_lines
 from toolexpect.model import Spec
-from toolexpect.scoring import CompiledSpecs, PartialScore, Position, ScoreReport, score, score_partition
+from toolexpect.partition import score_read
+from toolexpect.scoring import CompiledSpecs, PartialScore, Position, ScoreReport, score
+
+if TYPE_CHECKING:
+    from toolexpect.catalogue import Catalogue
+    from toolexpect.pairing import PairingOptions
 
 __all__ = ["Stretch", "score_log", "score_stretch", "stretches"]
 
@@ -79,17 +84,32 @@ def _no_loose_calls(records: Iterator[Record]) -> Iterator[Record]:
 
 
 def score_stretch(
-    specs: CompiledSpecs, path: str, stretch: Stretch, at: Position, explained: int | None = None
+    specs: CompiledSpecs,
+    path: str,
+    stretch: Stretch,
+    at: Position,
+    explained: int | None = None,
+    tools: Catalogue | None = None,
+    pairing: PairingOptions | None = None,
 ) -> tuple[PartialScore | None, Diagnostic | None]:
-    """Read and score one stretch of a canonical JSON Lines log as the partition at ``at``:
-    its partial score, log findings included (``None`` when it holds a loose call), and the
-    finding of a log that cannot be read (``None`` if it can)."""
+    """Read, pair and score one stretch of a canonical JSON Lines log as the partition at
+    ``at`` (:func:`toolexpect.partition.score_read`, with ``tools`` and ``pairing`` as it takes
+    them): its partial score, log findings included (``None`` when it holds a loose call), and
+    the finding of a log that cannot be read (``None`` if it can)."""
     ctx = Context(path)
     start, stop, first_line = stretch
     try:
         records = _no_loose_calls(read_lines(path, ctx, start, stop, first_line))
         samples = canonical.read(records, ctx)
-        partial = score_partition(specs, samples, at=at, diagnostics=ctx.diagnostics, explained=explained)
+        partial = score_read(
+            specs,
+            samples,
+            at=at,
+            diagnostics=ctx.diagnostics,
+            explained=explained,
+            tools=tools,
+            pairing=pairing,
+        )
     except _Loose:
         return None, None
     except LogError as error:  # sent back as data: the exception does not pickle whole
@@ -125,7 +145,9 @@ def score_log(
             merged = _merge(compiled, found)
             if merged is not None:
                 return merged, list(merged.log_diagnostics)
-    report = score(specs, reader, explained=explained)
+    from toolexpect.pairing import pair_runs
+
+    report = score(specs, pair_runs(specs, [reader]), explained=explained)
     return report, list(reader.diagnostics)
 
 

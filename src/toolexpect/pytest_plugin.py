@@ -182,7 +182,10 @@ class _Scores:
             self.summary.append(render(paired.diagnostics, "full"))
         for unused in report.unused:
             name = "samples without an id" if unused.id is None else f'samples with id "{unused.id}"'
-            self.summary.append(f"{unused.count} unused {name} ({unused.reason})")
+            count = "" if unused.count is None else f"{unused.count} "
+            self.summary.append(f"{count}unused {name} ({unused.reason})")
+        if report.unused_capped:
+            self.summary.append(f"{report.unused_runs} unused samples in all, of more ids than listed")
 
     def _shown(self, path: str | None) -> str:
         """A spec file's path as pytest shows it: relative to the root folder when inside it."""

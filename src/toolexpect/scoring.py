@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from toolexpect.calls import RecordedSample
 from toolexpect.diagnostics import Diagnostic, Severity
 from toolexpect.matching import (
+    MAX_KEPT_RUNS,
     CaseAccumulator,
     CaseResult,
     CompiledCase,
@@ -43,6 +44,7 @@ Position = tuple[int, ...]
 (a partition number; or the log's number and the partition's first byte)."""
 
 __all__ = [
+    "MAX_UNUSED_IDS",
     "CaseOutcome",
     "CompiledSpecs",
     "Part",
@@ -57,12 +59,19 @@ __all__ = [
 ]
 
 
+MAX_UNUSED_IDS = 1000
+"""How many distinct ids of samples no case claims a report lists (the first ones, in input
+order). Beyond that many, the report lists the first ones without their counts and gives the
+exact number of unclaimed samples in all (``ScoreReport.unused_runs``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class UnusedSample:
-    """A sample that no case claimed: its id (``None`` for none), how many, and where first."""
+    """A sample that no case claimed: its id (``None`` for none), how many (``None`` when more
+    than :data:`MAX_UNUSED_IDS` ids went unclaimed), and where the first was read."""
 
     id: str | None
-    count: int
+    count: int | None
     path: str | None
     line: int | None
     reason: str
@@ -80,7 +89,11 @@ class SampleFinding:
 
 @dataclass(frozen=True, slots=True)
 class CaseOutcome:
-    """One case of one spec file and what its recorded runs gave."""
+    """One case of one spec file and what its recorded runs gave.
+
+    ``runs`` holds every run when it was scored with ``explained=None`` (the JSON report lists
+    them), none otherwise: the reports then read ``result``, the case's accumulators.
+    """
 
     file: str | None
     case: Case
@@ -90,12 +103,22 @@ class CaseOutcome:
 
 @dataclass(frozen=True, slots=True)
 class ScoreReport:
-    """Every case's outcome, the unused samples, and counts for the summary."""
+    """Every case's outcome, the unused samples, and counts for the summary.
+
+    ``unused`` lists the ids of samples no case claimed, at most :data:`MAX_UNUSED_IDS`
+    (``unused_capped`` when there were more); ``unused_runs`` is how many such samples
+    there were in all. ``unreadable_partitions``: how many partitions of the logs could not be read
+    at all (scored elsewhere, the rest goes on without them; each has its finding in
+    ``log_diagnostics``).
+    """
 
     cases: tuple[CaseOutcome, ...]
     unused: tuple[UnusedSample, ...] = field(default=())
     call_findings: tuple[SampleFinding, ...] = field(default=())
     log_diagnostics: tuple[Diagnostic, ...] = field(default=())
+    unused_runs: int = 0
+    unused_capped: bool = False
+    unreadable_partitions: int = 0
 
     @property
     def passed(self) -> int:
@@ -158,30 +181,40 @@ class CompiledSpecs:
         runs: list[list[RunResult]] = [[] for _ in self.targets]
         tallies = [Tally() for _ in self.targets]
         unused: dict[str | None, Unclaimed] = {}
+        untracked = unreadable = 0
         diagnostics: list[Diagnostic] = []
+        call_findings: list[SampleFinding] = []
         for part in partial.parts:
-            if part.runs and len(part.runs) != len(runs):
+            if part.tallies and len(part.tallies) != len(tallies):
                 raise ValueError("a partial score of other specs cannot be finished with these")
             for number, more in enumerate(part.runs):
                 runs[number].extend(more)
-                tallies[number] = tallies[number].then(part.tallies[number])
+            for number, tally in enumerate(part.tallies):
+                tallies[number] = tallies[number].then(tally)
             for entry in part.unused:
                 known = unused.get(entry.id)
                 unused[entry.id] = entry if known is None else Unclaimed(
                     known.id, known.count + entry.count, known.path, known.line
                 )
+            untracked += part.untracked
+            unreadable += part.unreadable
             diagnostics.extend(part.diagnostics)
+            call_findings.extend(part.call_findings)
         outcomes = tuple(
             CaseOutcome(target.file, target.case, verdict(target.case, tally), tuple(found))
             for target, tally, found in zip(self.targets, tallies, runs, strict=True)
         )
         count = len(self.targets)
+        # Beyond the cap, a partition counts the samples of its later ids apart, so the counts
+        # of single ids are no longer known; the first ids of the input are still listed.
+        capped = bool(untracked) or len(unused) > MAX_UNUSED_IDS
+        listed = itertools.islice(unused.values(), MAX_UNUSED_IDS)
         return ScoreReport(
             cases=outcomes,
             unused=tuple(
                 UnusedSample(
                     id=entry.id,
-                    count=entry.count,
+                    count=None if capped else entry.count,
                     path=entry.path,
                     line=entry.line,
                     reason=(
@@ -191,9 +224,13 @@ class CompiledSpecs:
                         f"(these specs have {count})"
                     ),
                 )
-                for entry in unused.values()
+                for entry in listed
             ),
+            call_findings=tuple(call_findings),
             log_diagnostics=tuple(diagnostics),
+            unused_runs=untracked + sum(entry.count for entry in unused.values()),
+            unused_capped=capped,
+            unreadable_partitions=unreadable,
         )
 
     def __reduce__(self) -> tuple[object, ...]:
@@ -222,14 +259,20 @@ class Unclaimed:
 
 @dataclass(frozen=True, slots=True)
 class Part:
-    """What one partition gave: each target's runs and their tally (``()`` for none at all),
-    the unclaimed samples, the log findings."""
+    """What one partition gave: each target's tally (``()`` for no samples read) and runs
+    (``()`` when runs are not kept), the unclaimed samples of its first
+    :data:`MAX_UNUSED_IDS` ids and how many samples of later ids (``untracked``), the log
+    findings; ``unreadable`` when its log could not be read at all (a finding says why); the
+    recorded calls that break their tool's schema (``score --tools``)."""
 
     at: Position
     runs: tuple[tuple[RunResult, ...], ...]
     tallies: tuple[Tally, ...]
     unused: tuple[Unclaimed, ...]
     diagnostics: tuple[Diagnostic, ...]
+    untracked: int = 0
+    unreadable: bool = False
+    call_findings: tuple[SampleFinding, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,61 +313,56 @@ def score_partition(
     at: Position = (0,),
     diagnostics: Sequence[Diagnostic] = (),
     explained: int | None = None,
+    call_findings: Sequence[SampleFinding] = (),
 ) -> PartialScore:
     """Score ``samples`` (one partition of the input, in order) against ``specs``.
 
     ``at``: the partition's place in the input (see :data:`Position`); partitions at
     different places merge in their input order. ``diagnostics``: the log findings of the
-    partition, read once the samples are (a reader's list fills as it is read).
-    ``explained``: how many failing runs of each case keep their failures (the reports but
-    the JSON one show a few); other runs keep their figures and status only, and runs with
-    equal figures share one record, so memory does not grow with the size of each run.
-    ``None`` keeps every run whole.
+    partition, read once the samples are (a reader's list fills as it is read);
+    ``call_findings`` likewise, the calls that break their tool's schema
+    (:func:`toolexpect.toolcheck.check_samples`).
+    ``explained``: ``None`` keeps every run (the JSON report lists each); a number (at most
+    :data:`~toolexpect.matching.MAX_KEPT_RUNS`, how many failing runs of a case the other
+    reports explain) keeps no run beyond each case's accumulators (its figures, its first run,
+    its first failing runs whole), so memory does not grow with the number of runs.
     """
+    if explained is not None and not 0 <= explained <= MAX_KEPT_RUNS:
+        raise ValueError(f"explained must be None or between 0 and {MAX_KEPT_RUNS}, not {explained}")
     targets = specs.targets
     by_name = specs.by_name
+    keep = explained is None
     runs: list[list[RunResult]] = [[] for _ in targets]
     tallies = [CaseAccumulator(target.case) for target in targets]
-    failing = [0] * len(targets)
-    bare: dict[tuple[object, ...], RunResult] = {}
     unused: dict[str | None, Unclaimed] = {}
+    untracked = 0
     for sample in samples:
         sample_id = sample.id
         chosen = by_name.get(sample_id) if sample_id is not None else specs.only
         if chosen is None:
             known = unused.get(sample_id)
-            unused[sample_id] = (
-                Unclaimed(sample_id, 1, sample.path, sample.line)
-                if known is None
-                else Unclaimed(sample_id, known.count + 1, known.path, known.line)
-            )
+            if known is not None:
+                unused[sample_id] = Unclaimed(sample_id, known.count + 1, known.path, known.line)
+            elif len(unused) < MAX_UNUSED_IDS:
+                unused[sample_id] = Unclaimed(sample_id, 1, sample.path, sample.line)
+            else:
+                untracked += 1
             continue
         for number in chosen:
             run = targets[number].compiled.evaluate(sample.calls)
             tallies[number].add(run)
-            if explained is not None:
-                if run.status != "pass":
-                    failing[number] += 1
-                if run.status == "pass" or failing[number] > explained:
-                    run = _bare(run, bare)
-            runs[number].append(run)
+            if keep:
+                runs[number].append(run)
     part = Part(
         at,
-        tuple(tuple(found) for found in runs),
+        tuple(tuple(found) for found in runs) if keep else (),
         tuple(tally.tally() for tally in tallies),
         tuple(unused.values()),
         tuple(diagnostics),
+        untracked,
+        call_findings=tuple(call_findings),
     )
     return PartialScore((part,))
-
-
-def _bare(run: RunResult, known: dict[tuple[object, ...], RunResult]) -> RunResult:
-    """``run`` without its failures and pairs, shared with every earlier run of equal figures."""
-    key = (run.case, run.status, run.score, run.matched, run.expected, run.calls, run.precision, run.f1)
-    found = known.get(key)
-    if found is None:
-        found = known[key] = replace(run, pairs=(), failures=())
-    return found
 
 
 class Scorer:

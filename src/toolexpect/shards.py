@@ -22,13 +22,19 @@ import os
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from toolexpect.diagnostics import Diagnostic, make
 from toolexpect.jobs import Stretch, score_stretch, stretches
 from toolexpect.logs import LogError, canonical, open_log
 from toolexpect.logs._base import Context
 from toolexpect.logs._source import open_source
-from toolexpect.scoring import CompiledSpecs, Part, PartialScore, Position, score_partition
+from toolexpect.partition import score_read
+from toolexpect.scoring import CompiledSpecs, Part, PartialScore, Position
+
+if TYPE_CHECKING:
+    from toolexpect.catalogue import Catalogue
+    from toolexpect.pairing import PairingOptions
 
 __all__ = ["BLOCKSIZE", "Shard", "list_logs", "score_shard", "survey_log", "unreadable"]
 
@@ -156,12 +162,19 @@ def _remote_stretches(url: str, fmt: str, blocksize: int) -> tuple[str, list[Str
 
 def unreadable(at: Position, finding: Diagnostic) -> PartialScore:
     """The partial score of a shard that cannot be read: no runs, the finding that says why."""
-    return PartialScore((Part(at, (), (), (), (finding,)),))
+    return PartialScore((Part(at, (), (), (), (finding,), unreadable=True),))
 
 
-def score_shard(specs: CompiledSpecs, shard: Shard, explained: int | None = None) -> PartialScore | None:
-    """Read and score one shard (``explained`` as :func:`~toolexpect.scoring.score_partition`
-    takes it). ``None`` when the shard is a stretch holding a loose call: score its log whole.
+def score_shard(
+    specs: CompiledSpecs,
+    shard: Shard,
+    explained: int | None = None,
+    tools: Catalogue | None = None,
+    pairing: PairingOptions | None = None,
+) -> PartialScore | None:
+    """Read, pair and score one shard (:func:`toolexpect.partition.score_read`: ``explained``,
+    ``tools`` and ``pairing`` as it takes them). ``None`` when the shard is a stretch holding a
+    loose call: score its log whole.
 
     A log that cannot be read gives a partial score without runs whose finding names the log.
     """
@@ -171,19 +184,23 @@ def score_shard(specs: CompiledSpecs, shard: Shard, explained: int | None = None
         if path is not None:
             read_as = path
             if shard.stretch is None:
-                return _named(_score_whole(specs, path, shard, explained), path, shard.log)
-            partial, fatal = score_stretch(specs, path, shard.stretch, shard.at, explained)
+                return _named(_score_whole(specs, path, shard, explained, tools, pairing), path, shard.log)
+            partial, fatal = score_stretch(specs, path, shard.stretch, shard.at, explained, tools, pairing)
             if fatal is not None:
                 return _named(unreadable(shard.at, fatal), path, shard.log)
             return None if partial is None else _named(partial, path, shard.log)
         with tempfile.TemporaryDirectory(prefix="toolexpect-") as folder:
-            read_as = os.path.join(folder, "log")
+            # Named as the URL names the log: its suffix says how to decompress it, and its
+            # name is the case --pair-by file pairs it with.
+            read_as = os.path.join(folder, _basename(shard.log))
             if shard.stretch is None:
                 _fetch(shard.log, read_as)
-                return _named(_score_whole(specs, read_as, shard, explained), read_as, shard.log)
+                whole = _score_whole(specs, read_as, shard, explained, tools, pairing)
+                return _named(whole, read_as, shard.log)
             start, stop, first_line = shard.stretch
             _fetch(shard.log, read_as, start, stop)
-            partial, fatal = score_stretch(specs, read_as, (0, stop - start, first_line), shard.at, explained)
+            stretch = (0, stop - start, first_line)
+            partial, fatal = score_stretch(specs, read_as, stretch, shard.at, explained, tools, pairing)
             if fatal is not None:
                 return _named(unreadable(shard.at, fatal), read_as, shard.log)
             return None if partial is None else _named(partial, read_as, shard.log)
@@ -194,10 +211,33 @@ def score_shard(specs: CompiledSpecs, shard: Shard, explained: int | None = None
         return unreadable(shard.at, make("R400", f"cannot read log: {problem}", path=shard.log))
 
 
-def _score_whole(specs: CompiledSpecs, path: str, shard: Shard, explained: int | None) -> PartialScore:
-    """Read and score the whole log at local ``path``."""
+def _score_whole(
+    specs: CompiledSpecs,
+    path: str,
+    shard: Shard,
+    explained: int | None,
+    tools: Catalogue | None,
+    pairing: PairingOptions | None,
+) -> PartialScore:
+    """Read, pair and score the whole log at local ``path``."""
     reader = open_log(path, shard.fmt)
-    return score_partition(specs, reader, at=shard.at, diagnostics=reader.diagnostics, explained=explained)
+    return score_read(
+        specs,
+        reader,
+        at=shard.at,
+        diagnostics=reader.diagnostics,
+        explained=explained,
+        tools=tools,
+        pairing=pairing,
+    )
+
+
+def _basename(url: str) -> str:
+    """The file name at the end of ``url`` (``log`` when it ends with none)."""
+    from urllib.parse import urlsplit
+
+    name = os.path.basename(urlsplit(url.rsplit("::", 1)[-1]).path)
+    return name if name not in ("", ".", "..") else "log"
 
 
 def _fetch(url: str, local: str, start: int = 0, stop: int | None = None) -> None:
@@ -231,5 +271,9 @@ def _named(partial: PartialScore, path: str, log: str) -> PartialScore:
             dataclasses.replace(finding, path=log) if finding.path == path else finding
             for finding in part.diagnostics
         )
-        parts.append(dataclasses.replace(part, unused=unused, diagnostics=found))
+        checked = tuple(
+            dataclasses.replace(finding, path=log) if finding.path == path else finding
+            for finding in part.call_findings
+        )
+        parts.append(dataclasses.replace(part, unused=unused, diagnostics=found, call_findings=checked))
     return PartialScore(tuple(parts))

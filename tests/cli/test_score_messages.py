@@ -54,10 +54,21 @@ def test_the_unused_samples_left_out_are_summed_up_as_the_docs_show(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "w.expect").write_text('case "a" {\n    expect t\n}\n', encoding="utf-8")
     lines = [json.dumps({"id": "a", "tool_calls": [{"name": "t"}]})]
-    lines += [json.dumps({"id": f"s{i}", "tool_calls": []}) for i in range(1020) for _ in range(2)]
+    lines += [json.dumps({"id": f"s{i}", "tool_calls": []}) for i in range(1000) for _ in range(2)]
     (tmp_path / "run.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     for fmt, prefix in (("text", ""), ("junit", ""), ("markdown", "- ")):
         _, out, _ = _run(capsys, "score", "w.expect", "--log", "run.jsonl", "--format", fmt)
         [rest] = [line for line in out.splitlines() if "more unused" in line]
-        expected = "... and 1,000 more unused samples (2,000 runs); the json report lists them all"
+        expected = "... and 980 more unused samples (1,960 runs); the json report lists them all"
         assert rest.strip() == prefix + expected
+    capped = re.compile(
+        r"\.\.\. unused samples of more than 1,000 ids, [\d,]+ runs in all; "
+        r"the json report lists the first 1,000 ids"
+    )
+    assert capped.search(" ".join(docs.split())) is not None
+    lines += [json.dumps({"id": f"t{i}", "tool_calls": []}) for i in range(500)]
+    (tmp_path / "run.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    _, out, _ = _run(capsys, "score", "w.expect", "--log", "run.jsonl")
+    [rest] = [line for line in out.splitlines() if line.startswith("...")]
+    assert capped.fullmatch(rest) is not None
+    assert "2,500 runs in all" in rest

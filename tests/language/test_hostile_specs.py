@@ -391,14 +391,20 @@ def _dense_spec(cases: int) -> str:
     )
 
 
-def test_a_spec_over_one_mebibyte_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The size limit is 1 MiB, what lint and compile go through in about a second: 2 MB is P105."""
-    assert MAX_SPEC_BYTES == 1024 * 1024
+def test_a_spec_over_256_kibibytes_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The size limit is 256 KiB, what lint and compile go through in about a second
+    (bench/bench_spec_limit.py): 2 MB is P105, and so is one byte over the limit."""
+    assert MAX_SPEC_BYTES == 256 * 1024
     path = tmp_path / "big.expect"
     path.write_text("expect t\n" + "#" * 2_000_000 + "\n", encoding="utf-8")
     code, out, _ = _run(capsys, "lint", "--format", "concise", str(path))
     assert code == 2
-    assert "P105" in out and "the limit is 1,048,576" in out
+    assert "P105" in out and "the limit is 262,144" in out
+    path.write_text("expect t\n" + "#" * (MAX_SPEC_BYTES - len("expect t\n\n")) + "\n", encoding="utf-8")
+    assert _run(capsys, "lint", "--format", "concise", str(path))[0] == 0
+    path.write_text("expect t\n" + "#" * (MAX_SPEC_BYTES - len("expect t\n\n") + 1) + "\n", encoding="utf-8")
+    code, out, _ = _run(capsys, "lint", "--format", "concise", str(path))
+    assert code == 2 and "P105" in out
 
 
 def test_compile_does_not_hold_its_whole_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,6 +3,7 @@ the report one process gives, in every format, through a killed worker and an un
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -15,10 +16,12 @@ from distributed.diagnostics.plugin import WorkerPlugin
 from scoring_support import SPEC, random_line
 
 from toolexpect import dask as on_dask
+from toolexpect.catalogue import load_catalogue
 from toolexpect.cli import main
 from toolexpect.cli.common import load_all
 from toolexpect.logs import open_log
 from toolexpect.model import Spec
+from toolexpect.pairing import PairingOptions, pair_runs
 from toolexpect.report.score import FORMATS, MAX_RUNS_SHOWN, render
 from toolexpect.scoring import ScoreReport, score
 from toolexpect.shards import survey_log
@@ -217,7 +220,8 @@ def test_an_unreadable_shard_is_reported_with_its_path_and_the_rest_is_scored(
     client: Client, shards: tuple[Path, list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A shard that is not UTF-8 and one that does not exist are findings naming them; every other
-    shard is scored, and the command fails."""
+    shard is scored and reported, and the command exits 2, as one process does on an unreadable
+    log (one meaning per exit code)."""
     spec, logs = shards
     broken = tmp_path / "broken.jsonl"
     broken.write_bytes(b'{"id": "a", "tool_calls": []}\n\xff\xfe not text\n')
@@ -233,9 +237,11 @@ def test_an_unreadable_shard_is_reported_with_its_path_and_the_rest_is_scored(
     code, out, err = _cli(
         capsys, str(spec), *[f"--log={log}" for log in given], "--dask", client.scheduler.address
     )
-    assert code == 1
+    assert code == 2 == _cli(capsys, str(spec), f"--log={missing}")[0]
     assert str(missing) in err and str(broken) in err
     assert "could not be read" in out
+    assert report.unreadable_partitions == 2
+    assert "a log could not be read (see above); the report covers the rest" in err
 
 
 def test_a_glob_that_matches_nothing_is_a_finding(client: Client, tmp_path: Path) -> None:
@@ -292,16 +298,154 @@ def test_a_scheduler_that_cannot_be_reached_is_a_usage_error(
     ("option", "problem"),
     [
         (["--jobs", "2"], "-j cannot be used with --dask"),
-        (["--tools", "specs/tools.json"], "--tools"),
         (["specs"], "--dask takes a scheduler's address (tcp://HOST:8786), not 'specs'"),
     ],
 )
 def test_options_that_do_not_go_with_dask_are_refused(
     option: list[str], problem: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """-j and --tools with --dask, and a spec path taken for its address, are usage errors that
-    say why."""
+    """-j with --dask, and a spec path taken for its address, are usage errors that say why."""
     monkeypatch.chdir(ROOT)
     code, _, err = _cli(capsys, "specs", "--log", "specs/logs/run.jsonl", "--dask", *option)
     assert code == 2
     assert problem in err
+
+
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": name,
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "x": {"type": "integer"},
+                    "y": {"type": "array", "items": {"type": "integer"}},
+                },
+                "additionalProperties": False,
+            },
+        },
+    }
+    for name in ("f", "g", "h")
+]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_tools_check_the_calls_of_every_partition_as_one_process_does(
+    client: Client,
+    shards: tuple[Path, list[Path]],
+    fmt: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """--tools with --dask: each partition's recorded calls are checked against the catalogue on
+    the workers, and the report, the schema findings in input order included, is the one of one
+    process; the same through the Python API in stretches of 4 KiB."""
+    spec, logs = shards
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps(TOOLS), encoding="utf-8")
+    argv = [str(spec), *[f"--log={log}" for log in logs], "--tools", str(tools), "--format", fmt]
+    single = _cli(capsys, *argv)
+    spread = _cli(capsys, *argv, "--dask", client.scheduler.address)
+    assert spread == single
+    assert "schema" in single[1] or "call_findings" in single[1]
+    catalogue = load_catalogue(str(tools), "auto")
+    report, parts = on_dask.run(
+        _specs(spec), [str(log) for log in logs], client, blocksize=4096, tools=catalogue
+    )
+    assert parts.partitions > 3 * 4 + 2
+    assert len(report.call_findings) > 100
+    assert render(report, "json") == single[1] or fmt != "json"
+
+
+PAIRING = FIXTURES.parent / "pairing"
+WEATHER = """
+case "berlin tomorrow" {
+    question "Wie wird das Wetter morgen in Berlin?"
+    expect get_weather(city="Berlin")
+    expect send_summary(city="Berlin")
+}
+case "lisbon weekend" {
+    question "Will it rain in Lisbon this weekend?"
+    expect get_weather(city="Lisbon")
+}
+case "oslo today" {
+    question "How cold is it in Oslo today?"
+    expect get_weather(city="Oslo")
+    expect send_summary(city="Oslo")
+}
+"""
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+@pytest.mark.parametrize(
+    "option",
+    [
+        ["--log", str(PAIRING / "conversations.jsonl"), "--pair-by", "question"],
+        ["--log", str(PAIRING / "conversations.jsonl"), "--case-from", "metadata.case"],
+        ["--log", str(PAIRING / "by_file" / "*.jsonl"), "--pair-by", "file"],
+    ],
+    ids=["question", "case-from", "file"],
+)
+def test_each_pairing_option_gives_the_single_process_report(
+    client: Client, option: list[str], fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--pair-by question, --case-from and --pair-by file pair the runs of each partition as one
+    process pairs them (a conversation's records are one run of one file), so the reports agree."""
+    spec = tmp_path / "weather.expect"
+    spec.write_text(WEATHER, encoding="utf-8")
+    single = _cli(capsys, str(spec), *option, "--format", fmt)
+    spread = _cli(capsys, str(spec), *option, "--format", fmt, "--dask", client.scheduler.address)
+    assert spread == single
+    assert "3 passed" in single[1] or '"passed": 3' in single[1]
+
+
+def test_a_canonical_log_named_after_its_case_pairs_by_file_in_stretches(
+    client: Client, tmp_path: Path
+) -> None:
+    """A canonical log cut into stretches, paired by file: every stretch pairs its runs with the
+    case the file is named after, as one process pairs the whole log."""
+    spec = tmp_path / "weather.expect"
+    spec.write_text(WEATHER, encoding="utf-8")
+    log = tmp_path / "oslo-today.jsonl"
+    rng = random.Random(5)
+    lines = [
+        json.dumps(
+            {
+                "id": f"run-{n}",
+                "tool_calls": [
+                    {"name": "get_weather", "arguments": {"city": rng.choice(["Oslo", "Bergen"])}}
+                ],
+            }
+        )
+        for n in range(400)
+    ]
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    specs = _specs(spec)
+    options = PairingOptions("file")
+    report, spread = on_dask.run(specs, [str(log)], client, blocksize=2048, pairing=options)
+    single = score(specs, pair_runs(specs, [open_log(str(log))], options))
+    assert spread.partitions > 5
+    assert report == single
+    assert report.cases[2].result.runs == 400
+
+
+def test_runs_joined_after_reading_come_last_as_in_one_process(
+    client: Client, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """OpenTelemetry traces (spans joined by trace once a file is read) between canonical logs and
+    provider responses: the runs keep one process's order (traces after every run given as read),
+    and responses whose ids a provider made up pair with the only case, as one process pairs them."""
+    spec = tmp_path / "one.expect"
+    spec.write_text("expect get_weather\n", encoding="utf-8")
+    logs = [
+        FIXTURES / "otel" / "traces.json",
+        FIXTURES / "canonical" / "samples.jsonl",
+        FIXTURES / "otel" / "span_events.json",
+        FIXTURES / "openai-chat" / "completion_parallel.json",
+    ]
+    argv = [str(spec), *[f"--log={log}" for log in logs], "--format", "json"]
+    single = _cli(capsys, *argv)
+    spread = _cli(capsys, *argv, "--dask", client.scheduler.address)
+    assert spread == single
+    assert len(json.loads(single[1])["cases"][0]["runs"]) > 5

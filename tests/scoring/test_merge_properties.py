@@ -3,13 +3,16 @@ commutatively, and the merged score finishes into the report of one process."""
 
 from __future__ import annotations
 
+import collections
 import itertools
+import json
 import pickle
 import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
 from scoring_support import SPEC, random_line
 
 from toolexpect.api import parse_spec
@@ -17,7 +20,8 @@ from toolexpect.calls import RecordedSample
 from toolexpect.logs import samples_from_value
 from toolexpect.model import Spec
 from toolexpect.report.score import FORMATS, MAX_RUNS_SHOWN, render
-from toolexpect.scoring import CompiledSpecs, PartialScore, score, score_partition
+from toolexpect.schema import report_schema_text
+from toolexpect.scoring import MAX_UNUSED_IDS, CompiledSpecs, PartialScore, score, score_partition
 
 
 def _samples(count: int, seed: int) -> list[RecordedSample]:
@@ -113,3 +117,57 @@ def test_compiled_specs_and_partial_scores_travel_by_pickle() -> None:
     compiled = pickle.loads(pickle.dumps(COMPILED))
     partial = pickle.loads(pickle.dumps(score_partition(compiled, SAMPLES, at=(0,))))
     assert compiled.finish(partial) == score(SPECS, SAMPLES)
+
+
+def _unclaimed(count: int, seed: int) -> list[RecordedSample]:
+    """Samples of ``count`` distinct ids no case has, some repeated, between claimed ones."""
+    rng = random.Random(seed)
+    lines = []
+    for number in range(count):
+        for _ in range(rng.choice((1, 1, 2))):
+            lines.append(f'{{"id": "conversation-{number}", "tool_calls": []}}')
+        if number % 100 == 0:
+            lines.append(json.dumps({**json.loads(random_line(rng, ("a", "b"))), "id": "a"}))
+    rng.shuffle(lines)
+    return samples_from_value("\n".join(lines), "canonical")
+
+
+@settings(max_examples=10, deadline=None)
+@given(cuts=st.lists(st.integers(0, 2_000), max_size=6), seed=st.integers(0, 2**16))
+def test_unclaimed_ids_beyond_the_cap_are_listed_first_and_counted_in_all(cuts: list[int], seed: int) -> None:
+    """More distinct unclaimed ids than MAX_UNUSED_IDS: the report lists the first ids of the
+    input (where each was first read, no count), gives the exact number of unclaimed samples, and
+    is the same however the input was partitioned."""
+    samples = _unclaimed(MAX_UNUSED_IDS + 300, seed)
+    bounds = [0, *sorted({min(cut, len(samples)) for cut in cuts}), len(samples)]
+    partial = COMPILED.empty()
+    for number, (start, stop) in enumerate(itertools.pairwise(bounds)):
+        partial = partial.merge(score_partition(COMPILED, samples[start:stop], at=(number,), explained=5))
+    report = COMPILED.finish(partial)
+    single = score(SPECS, samples, explained=5)
+    assert report == single
+    unclaimed = [s for s in samples if s.id not in ("a", "b")]
+    first_ids = list(dict.fromkeys(s.id for s in unclaimed))[:MAX_UNUSED_IDS]
+    assert [u.id for u in report.unused] == first_ids
+    assert {u.count for u in report.unused} == {None}
+    first_lines = {s.id: s.line for s in reversed(unclaimed)}
+    assert all(u.line == first_lines[u.id] for u in report.unused)
+    assert (report.unused_runs, report.unused_capped) == (len(unclaimed), True)
+    assert f"{len(unclaimed)} runs in all" in render(report, "text")
+    document = json.loads(render(report, "json"))
+    assert document["summary"]["unused_runs"] == len(unclaimed)
+    Draft202012Validator(json.loads(report_schema_text())).validate(document)
+
+
+def test_unclaimed_ids_within_the_cap_are_each_counted() -> None:
+    """Up to MAX_UNUSED_IDS distinct unclaimed ids, each is listed with its exact count, and the
+    JSON summary says nothing more."""
+    samples = _unclaimed(MAX_UNUSED_IDS, 3)
+    partial = COMPILED.empty()
+    for number, start in enumerate(range(0, len(samples), 97)):
+        partial = partial.merge(score_partition(COMPILED, samples[start : start + 97], at=(number,)))
+    report = COMPILED.finish(partial)
+    counts = collections.Counter(s.id for s in samples if s.id not in ("a", "b"))
+    assert {u.id: u.count for u in report.unused} == counts
+    assert not report.unused_capped and report.unused_runs == sum(counts.values())
+    assert "unused_runs" not in json.loads(render(report, "json"))["summary"]

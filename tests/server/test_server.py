@@ -180,7 +180,7 @@ def test_a_spec_that_does_not_parse_gets_no_formatting_edit(editor: Editor, proj
 
 
 def test_a_spec_larger_than_lint_reads_gets_lints_refusal(editor: Editor, project: Path) -> None:
-    """Over 1 MiB, the editor shows the P105 that ``lint`` gives (its words, at the top of the
+    """Over the limit (256 KiB), the editor shows the P105 that ``lint`` gives (its words, at the top of the
     file), is not analysed further and gets no formatting edit, as ``format`` refuses it."""
     path = project / "specs" / "large.expect"
     text = 'case "a" {\n    expect get_wether\n}\n' + "# " + "x" * MAX_SPEC_BYTES + "\n"

@@ -290,3 +290,29 @@ def test_a_case_states_the_question_its_runs_answered(
     assert code == 0, err
     assert 'case "lisbon" {\n    question "Will it rain in Lisbon?"\n' in out
     assert 'case "north" {\n    expect get_weather(city="Oslo")\n' in out
+
+
+def test_a_spec_larger_than_toolexpect_reads_is_not_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A snapshot into one file that lint would refuse (P105) writes nothing and says to give
+    --out a folder; one file per case is written and scores 1.0."""
+    from toolexpect.specfile import MAX_SPEC_BYTES
+
+    text = "x" * 400
+    count = MAX_SPEC_BYTES // 400 + 10
+    log = write_log(
+        tmp_path / "many.jsonl",
+        [{"id": f"case {n}", "tool_calls": _calls(("note", {"text": text}))} for n in range(count)],
+    )
+    spec = tmp_path / "all.expect"
+    code, _, err = run_cli(capsys, "snapshot", log, "--out", spec)
+    assert code == 2
+    assert f"more than toolexpect reads from a spec ({MAX_SPEC_BYTES:,})" in err
+    assert "give --out a folder" in err and not spec.exists()
+    code, out, err = run_cli(capsys, "snapshot", log)
+    assert code == 1 and out.startswith('case "case 0"') and "give --out a folder" in err
+    folder = tmp_path / "specs"
+    assert run_cli(capsys, "snapshot", log, "--out", folder)[0] == 0
+    assert len(list(folder.iterdir())) == count
+    assert scored(capsys, folder, log)["exit_code"] == 0

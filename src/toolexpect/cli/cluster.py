@@ -8,7 +8,9 @@ from concurrent.futures import CancelledError
 from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from toolexpect.catalogue import Catalogue
     from toolexpect.model import Spec
+    from toolexpect.pairing import PairingOptions
     from toolexpect.scoring import ScoreReport
 
 __all__ = ["refused", "score_on_dask"]
@@ -16,8 +18,6 @@ __all__ = ["refused", "score_on_dask"]
 
 def refused(args: argparse.Namespace) -> str | None:
     """Why ``--dask`` cannot be used with the other options given (``None`` when it can)."""
-    if args.tools:
-        return "--tools cannot be used with --dask yet; check the calls in a single process"
     if args.jobs > 1:
         return "-j cannot be used with --dask: the cluster's workers do the work"
     if args.dask and ":" not in args.dask:
@@ -34,10 +34,18 @@ def refused(args: argparse.Namespace) -> str | None:
 
 
 def score_on_dask(
-    args: argparse.Namespace, logs: Sequence[str], specs: Sequence[Spec], explained: int | None, err: IO[str]
+    args: argparse.Namespace,
+    logs: Sequence[str],
+    specs: Sequence[Spec],
+    explained: int | None,
+    tools: Catalogue | None,
+    pairing: PairingOptions,
+    err: IO[str],
 ) -> ScoreReport | None:
     """The report on ``logs`` (paths, globs, URLs) scored on the cluster at ``--dask``
-    (a local one without an address); with ``-v``, how the work was spread, on ``err``.
+    (a local one without an address), each call checked against ``tools`` when given (as
+    ``--tools`` asks), paired as ``pairing`` says; with ``-v``, how the work was spread, on
+    ``err``.
     ``None`` (and a message) when the cluster cannot be reached or gave up on a task."""
     from distributed import KilledWorker
 
@@ -45,7 +53,15 @@ def score_on_dask(
 
     where = args.dask or "a local cluster"
     try:
-        report, spread = run(specs, logs, args.dask or None, fmt=args.log_format, explained=explained)
+        report, spread = run(
+            specs,
+            logs,
+            args.dask or None,
+            fmt=args.log_format,
+            explained=explained,
+            tools=tools,
+            pairing=pairing,
+        )
     except OSError as error:  # distributed's connection failures and time-outs are OSErrors
         print(f"toolexpect: cannot reach the Dask scheduler at {where}: {error}", file=err)
         return None

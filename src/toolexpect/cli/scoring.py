@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Iterator
-from typing import IO, TYPE_CHECKING, TypeVar
+from typing import IO, TYPE_CHECKING, TypeVar, cast
 
 from toolexpect.cli.common import (
     EXIT_BELOW,
@@ -29,9 +29,10 @@ from toolexpect.specfile import SpecFile
 
 if TYPE_CHECKING:
     from toolexpect.calls import RecordedSample
+    from toolexpect.catalogue import Catalogue
     from toolexpect.pairing import PairingOptions
     from toolexpect.report.compare import Comparison
-    from toolexpect.scoring import ScoreReport
+    from toolexpect.scoring import SampleFinding, ScoreReport
 
 
 __all__ = ["cmd_calls", "cmd_diff", "cmd_score"]
@@ -110,8 +111,6 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         from toolexpect.cli.cluster import refused, score_on_dask
 
         problem = refused(args)
-        if problem is None and pairing != type(pairing)():
-            problem = f"--dask pairs runs with cases by id; {pairing.option} is not used there yet"
         if problem is not None:
             print(f"toolexpect: {problem}", file=err)
             return EXIT_USAGE
@@ -120,12 +119,15 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             readers = [] if args.dask is not None else open_logs(log_paths, args.log_format)
             paired = pair_runs(specs, readers, pairing)
             samples: Iterator[RecordedSample] = display.samples(paired, ", ".join(log_paths))
-            findings: list[object] = []
+            findings: list[SampleFinding] = []
             pairing_diagnostics: list[Diagnostic] = []
             plain = pairing == type(pairing)() and bool(readers) and readers[0].format == "canonical"
             if args.dask is not None:
                 display.busy("scoring on a Dask cluster")
-                found = _without_gc(lambda: score_on_dask(args, log_paths, specs, explained, err))
+                tools = cast("Catalogue | None", catalogue)
+                found = _without_gc(
+                    lambda: score_on_dask(args, log_paths, specs, explained, tools, pairing, err)
+                )
                 if found is None:
                     return EXIT_USAGE
                 report, log_diagnostics = found, list(found.log_diagnostics)
@@ -138,7 +140,9 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 )
             else:
                 if catalogue is not None:
-                    samples = _checked(samples, catalogue, findings)
+                    from toolexpect.toolcheck import check_samples
+
+                    samples = check_samples(samples, cast("Catalogue", catalogue), findings)
                 report = _without_gc(lambda: score(specs, samples, explained=explained))
                 log_diagnostics = [d for r in readers for d in r.diagnostics]
                 pairing_diagnostics = paired.diagnostics
@@ -148,7 +152,7 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if findings:
         from dataclasses import replace
 
-        report = replace(report, call_findings=tuple(findings))  # type: ignore[arg-type]
+        report = replace(report, call_findings=tuple(findings))
     report_log_diagnostics(log_diagnostics, err)
     report_pairing_diagnostics(pairing_diagnostics, err)
     log_diagnostics = log_diagnostics + pairing_diagnostics
@@ -164,6 +168,9 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     for fmt, path in args.outputs:
         if not _write_file(report, extras, fmt, path, None, err):
             return EXIT_USAGE
+    if report.unreadable_partitions:  # on a cluster: the rest was scored, and is reported
+        print("toolexpect: a log could not be read (see above); the report covers the rest", file=err)
+        return EXIT_USAGE
     return extras.exit_code(err)
 
 
@@ -328,19 +335,6 @@ class _ScoreExtras:
                 print(f"toolexpect: {shown} is below --fail-under {fail_under:g}", file=err)
                 return EXIT_BELOW
         return EXIT_OK
-
-
-def _checked(
-    samples: Iterator[RecordedSample], catalogue: object, found: list[object]
-) -> Iterator[RecordedSample]:
-    """Pass samples through, collecting the calls that break their tool's schema."""
-    from toolexpect.scoring import SampleFinding
-    from toolexpect.toolcheck import check_calls
-
-    for sample in samples:
-        for finding in check_calls(sample.calls, catalogue):  # type: ignore[arg-type]
-            found.append(SampleFinding(sample.id, sample.path, sample.line, finding))
-        yield sample
 
 
 def cmd_diff(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:

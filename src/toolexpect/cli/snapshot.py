@@ -145,7 +145,12 @@ def cmd_snapshot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         print("toolexpect snapshot: no case to write", file=err)
         return EXIT_FINDINGS
     if not args.out:
-        out.write(spec_text(snapshot.cases, line_length=width))
+        text = spec_text(snapshot.cases, line_length=width)
+        out.write(text)
+        large = _too_large(text)
+        if large is not None:
+            print(f"toolexpect snapshot: {large}; give --out a folder for one file per case", file=err)
+            return EXIT_FINDINGS
         return EXIT_FINDINGS if faulty else EXIT_OK
     code = _update(args, snapshot, width, out, err) if args.update else _write(args, snapshot, width, err)
     return EXIT_FINDINGS if faulty and code == EXIT_OK else code
@@ -229,8 +234,30 @@ def _update(args: argparse.Namespace, snapshot: Snapshot, width: int, out: IO[st
     return EXIT_OK if _apply(changed, err) else EXIT_USAGE
 
 
+def _too_large(text: str) -> str | None:
+    """Why a spec of ``text`` would not be read back (``None`` when it would)."""
+    from toolexpect.specfile import MAX_SPEC_BYTES
+
+    size = len(text.encode("utf-8", "surrogateescape"))
+    if size <= MAX_SPEC_BYTES:
+        return None
+    return f"it would be {size:,} bytes, more than toolexpect reads from a spec ({MAX_SPEC_BYTES:,})"
+
+
 def _apply(changes: Sequence[FileChange], err: IO[str]) -> bool:
-    """Write each change's file (through a temporary file); False after the first that fails."""
+    """Write each change's file (through a temporary file); False after the first that fails.
+    Nothing is written when a spec would be larger than toolexpect reads."""
+    large = [(change.path, _too_large(change.new)) for change in changes]
+    for path, problem in large:
+        if problem is not None:
+            print(f"toolexpect snapshot: cannot write {path}: {problem}", file=err)
+    if any(problem for _, problem in large):
+        print(
+            "toolexpect snapshot: nothing written; give --out a folder for one file per case, "
+            "or snapshot fewer runs at a time",
+            file=err,
+        )
+        return False
     for change in changes:
         folder = os.path.dirname(change.path)
         try:

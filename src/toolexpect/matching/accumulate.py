@@ -27,8 +27,11 @@ class Tally:
 
     ``scores`` holds each distinct score with how many runs had it (a case's scores are
     matched / expected, so there are at most one more than its expectations), which keeps the
-    sum exact; ``kept`` the first :data:`MAX_KEPT_RUNS` failing or erroring runs as (0-based
-    run number, result). Tallies of consecutive runs join with :meth:`then` (associative).
+    sum exact; ``precisions`` and ``f1s`` the same for the runs' precision and F1 (matched /
+    calls and their harmonic mean: as many as the distinct pairs of matched and calls, never
+    one per run); ``kept`` the first :data:`MAX_KEPT_RUNS` failing or erroring runs as (0-based
+    run number, result); ``first`` the first run (what a report shows of a case of one run).
+    Tallies of consecutive runs join with :meth:`then` (associative).
     """
 
     runs: int = 0
@@ -36,6 +39,9 @@ class Tally:
     errors: int = 0
     scores: tuple[tuple[float, int], ...] = ()
     kept: tuple[tuple[int, RunResult], ...] = ()
+    precisions: tuple[tuple[float, int], ...] = ()
+    f1s: tuple[tuple[float, int], ...] = ()
+    first: RunResult | None = None
 
     def then(self, later: Tally) -> Tally:
         """The tally of this tally's runs followed by ``later``'s."""
@@ -43,24 +49,47 @@ class Tally:
             return self
         if not self.runs:
             return later
-        counts = dict(self.scores)
-        for score, count in later.scores:
-            counts[score] = counts.get(score, 0) + count
         room = MAX_KEPT_RUNS - len(self.kept)
         shifted = tuple((number + self.runs, run) for number, run in later.kept[: max(room, 0)])
         return Tally(
             self.runs + later.runs,
             self.passed + later.passed,
             self.errors + later.errors,
-            tuple(sorted(counts.items())),
+            _joined(self.scores, later.scores),
             self.kept + shifted,
+            _joined(self.precisions, later.precisions),
+            _joined(self.f1s, later.f1s),
+            self.first,
         )
+
+
+def _joined(
+    counted: tuple[tuple[float, int], ...], more: tuple[tuple[float, int], ...]
+) -> tuple[tuple[float, int], ...]:
+    """Two sorted tuples of (value, how many runs had it) as one."""
+    counts = dict(counted)
+    for value, count in more:
+        counts[value] = counts.get(value, 0) + count
+    return tuple(sorted(counts.items()))
+
+
+def _add(counts: dict[float, int], value: float | None) -> None:
+    if value is not None:
+        counts[value] = counts.get(value, 0) + 1
+
+
+def _mean(counted: tuple[tuple[float, int], ...]) -> float | None:
+    """The mean of the counted values: their exact sum rounded once (what ``math.fsum`` of
+    every value gives), over how many there are; ``None`` for none."""
+    runs = sum(count for _, count in counted)
+    total = float(sum((Fraction(value) * count for value, count in counted), Fraction(0)))
+    return total / runs if runs else None
 
 
 class CaseAccumulator:
     """Fold the runs of one case as they come (streaming logs) into a :class:`CaseResult`."""
 
-    __slots__ = ("_case", "_errors", "_kept", "_passed", "_runs", "_scores")
+    __slots__ = ("_case", "_errors", "_f1s", "_first", "_kept", "_passed", "_precisions", "_runs", "_scores")
 
     def __init__(self, case: Case) -> None:
         self._case = case
@@ -68,11 +97,16 @@ class CaseAccumulator:
         self._passed = 0
         self._errors = 0
         self._scores: dict[float, int] = {}
+        self._precisions: dict[float, int] = {}
+        self._f1s: dict[float, int] = {}
         self._kept: list[tuple[int, RunResult]] = []
+        self._first: RunResult | None = None
 
     def add(self, run: RunResult) -> None:
         """Count one run."""
         number = self._runs
+        if not number:
+            self._first = run
         self._runs += 1
         if run.status == "pass":
             self._passed += 1
@@ -81,14 +115,22 @@ class CaseAccumulator:
                 self._errors += 1
             if len(self._kept) < MAX_KEPT_RUNS:
                 self._kept.append((number, run))
-        score = run.score
-        if score is not None:
-            self._scores[score] = self._scores.get(score, 0) + 1
+        _add(self._scores, run.score)
+        _add(self._precisions, run.precision)
+        _add(self._f1s, run.f1)
 
     def tally(self) -> Tally:
         """The runs counted so far, as a :class:`Tally`."""
-        scores = tuple(sorted(self._scores.items()))
-        return Tally(self._runs, self._passed, self._errors, scores, tuple(self._kept))
+        return Tally(
+            self._runs,
+            self._passed,
+            self._errors,
+            tuple(sorted(self._scores.items())),
+            tuple(self._kept),
+            tuple(sorted(self._precisions.items())),
+            tuple(sorted(self._f1s.items())),
+            self._first,
+        )
 
     def result(self) -> CaseResult:
         """The verdict on the runs counted so far."""
@@ -138,21 +180,21 @@ def verdict(case: Case, tally: Tally) -> CaseResult:
                     {"runs": runs, "passed": passed, "required": 1.0},
                 )
             )
-    scored = sum(count for _, count in tally.scores)
-    # The exact sum, rounded once (what math.fsum of every score gives), over the scored runs.
-    total = float(sum((Fraction(score) * count for score, count in tally.scores), Fraction(0)))
     return CaseResult(
         case=case.name,
         status=status,
         runs=runs,
         passed=passed,
         errors=tally.errors,
-        mean_score=total / scored if scored else None,
+        mean_score=_mean(tally.scores),
         min_score=tally.scores[0][0] if tally.scores else None,
         pass_rate=passed / runs if runs else None,
         required_pass_rate=case.pass_rate,
         kept_runs=tally.kept,
         failures=tuple(failures),
+        mean_precision=_mean(tally.precisions),
+        mean_f1=_mean(tally.f1s),
+        first_run=tally.first,
     )
 
 

@@ -213,8 +213,9 @@ class CaseResult:
     """The verdict on a case over all its recorded runs.
 
     ``pass_rate`` is passed / runs (``None`` without runs); ``mean_score`` and ``min_score``
-    are over runs that have a score. ``kept_runs`` holds up to ``MAX_KEPT_RUNS`` failing
-    or erroring runs as (0-based run number, result); ``failures`` the case-level reasons.
+    are over runs that have a score, ``mean_precision`` and ``mean_f1`` over runs that have
+    one. ``kept_runs`` holds up to ``MAX_KEPT_RUNS`` failing or erroring runs as (0-based run
+    number, result); ``failures`` the case-level reasons; ``first_run`` the first run.
     """
 
     case: str
@@ -228,6 +229,9 @@ class CaseResult:
     required_pass_rate: float | None
     kept_runs: tuple[tuple[int, RunResult], ...] = ()
     failures: tuple[Failure, ...] = ()
+    mean_precision: float | None = None
+    mean_f1: float | None = None
+    first_run: RunResult | None = None
 
 
 def figures(matched: int, expected: int, calls: int) -> tuple[float | None, float, float | None]:

@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 from toolexpect.calls import RecordedSample, SampleFacts
 from toolexpect.diagnostics import Diagnostic, Span, make
@@ -44,13 +44,16 @@ from toolexpect.pairing.options import PairingOptions
 from toolexpect.pairing.runs import Runs
 from toolexpect.pairing.split import SplitRuns
 
-__all__ = ["COMPLETE", "TRACED", "PairedRuns", "log_stem", "pair_runs"]
+__all__ = ["COMPLETE", "TRACED", "PairedRuns", "Stage", "log_stem", "pair_runs"]
 
 COMPLETE = frozenset({"canonical", "adk", "bfcl", "openai-batch", "mcp"})
 """Formats whose every sample is a whole run already (never joined with others)."""
 
 TRACED = frozenset({"otel", "langsmith"})
 """Formats whose sample id is a trace's: samples of one id are one run, in any pairing."""
+
+Stage = Literal["read", "traces", "runs"]
+"""Where a run of :class:`PairedRuns` comes from (see its ``stage``)."""
 
 _SEPARATORS = re.compile(r"[\s_-]+")
 _SUFFIXES = (".gz", ".zst", ".jsonl", ".ndjson", ".json", ".log", ".txt", ".sse")
@@ -87,6 +90,9 @@ class PairedRuns:
     """The runs of some logs, each named after the case it pairs with; read once.
 
     ``diagnostics`` holds the pairing findings (``R420``, ``R421``) once every run was read.
+    ``stage`` says where the run just given comes from: ``read`` (given as the logs are
+    read), then, once every log is read, ``traces`` (spans joined by trace), then ``runs``
+    (records joined by history or key), each in the order they began.
     """
 
     def __init__(
@@ -119,6 +125,7 @@ class PairedRuns:
         self._unnamed = _Left()
         alone = self._only is not None and options.by == "id" and options.case_from is None
         self._split = SplitRuns(self._only) if alone and self._only is not None else None
+        self.stage: Stage = "read"
 
     def __iter__(self) -> Iterator[RecordedSample]:
         """The runs, in log order (runs put together from several records when they end)."""
@@ -144,8 +151,10 @@ class PairedRuns:
                     alone = runs.add(sample, self._key(sample))
                 if alone is not None:
                     yield self._named(alone, fmt)
+        self.stage = "traces"
         for run in traces.held():
             yield self._named(run, "otel")
+        self.stage = "runs"
         for run in runs.held():
             yield self._named(run, "provider")
         self._advise()

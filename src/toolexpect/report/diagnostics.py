@@ -26,38 +26,45 @@ def _place(d: Diagnostic) -> str:
 
 
 def _expand(line: str, column: int) -> tuple[str, int]:
-    """Expand tabs to 4 columns; return the line and where 1-based ``column`` lands."""
-    out = ""
-    landed = 0
-    for index, ch in enumerate(line):
-        if index + 1 == column:
-            landed = len(out) + 1
-        out += " " * (4 - len(out) % 4) if ch == "\t" else ch
-    if not landed:
-        landed = len(out) + (column - len(line))
-    return out, landed
+    """Expand tabs to 4 columns; return the line and where 1-based ``column`` lands.
+
+    ``line`` holds no line break (:func:`~toolexpect.lines.visible` has shown each as a
+    character), so ``expandtabs`` counts its columns from its start. A column outside the
+    line lands as far from the end of the expanded line as from the end of ``line``.
+    """
+    out = line.expandtabs(4)
+    if 1 <= column <= len(line):
+        return out, len(line[: column - 1].expandtabs(4)) + 1
+    return out, len(out) + (column - len(line))
 
 
 def render_one(d: Diagnostic, source: str | None, style: Style) -> str:
     """One diagnostic in the ``full`` format, with the source line and a caret under it."""
+    return _full(d, _lines_of(source), style)
+
+
+def _lines_of(source: str | None) -> list[str] | None:
+    return None if source is None else split_lines(source.removeprefix("\ufeff"))
+
+
+def _full(d: Diagnostic, text_lines: list[str] | None, style: Style) -> str:
+    """:func:`render_one` of a source already split into lines."""
     colour = _COLOURS[d.severity]
     head = style(f"{d.severity.value}[{d.code}]", "bold", colour) + style(f": {d.message}", "bold")
     lines = [head, style(" --> ", "blue") + _place(d)]
     span = d.span
-    if span is not None and source is not None:
-        text_lines = split_lines(source.removeprefix("\ufeff"))
-        if 0 < span.line <= len(text_lines):
-            raw = visible(text_lines[span.line - 1])
-            shown, start = _expand(raw, span.column)
-            if span.end_line == span.line and span.end_column > span.column:
-                _, end = _expand(raw, span.end_column)
-                width = max(1, end - start)
-            else:
-                width = max(1, len(shown) - start + 1)
-            gutter = " " * len(str(span.line))
-            lines.append(style(f"{gutter} |", "blue"))
-            lines.append(style(f"{span.line} |", "blue") + (" " + shown if shown else ""))
-            lines.append(style(f"{gutter} |", "blue") + " " + " " * (start - 1) + style("^" * width, colour))
+    if span is not None and text_lines is not None and 0 < span.line <= len(text_lines):
+        raw = visible(text_lines[span.line - 1])
+        shown, start = _expand(raw, span.column)
+        if span.end_line == span.line and span.end_column > span.column:
+            _, end = _expand(raw, span.end_column)
+            width = max(1, end - start)
+        else:
+            width = max(1, len(shown) - start + 1)
+        gutter = " " * len(str(span.line))
+        lines.append(style(f"{gutter} |", "blue"))
+        lines.append(style(f"{span.line} |", "blue") + (" " + shown if shown else ""))
+        lines.append(style(f"{gutter} |", "blue") + " " + " " * (start - 1) + style("^" * width, colour))
     if d.help:
         lines.append(style("help", "bold", "cyan") + f": {d.help}")
     return "\n".join(lines)
@@ -92,4 +99,12 @@ def render(
         return "\n".join(f"{_place(d)}: {d.code} {d.message}" for d in diagnostics)
     if fmt == "github":
         return "\n".join(_github(d) for d in diagnostics)
-    return "\n\n".join(render_one(d, sources(d.path), style) for d in diagnostics)
+    # Each file's text is asked for and split into lines once, however many diagnostics it has.
+    split: dict[str | None, list[str] | None] = {}
+
+    def lines_of(path: str | None) -> list[str] | None:
+        if path not in split:
+            split[path] = _lines_of(sources(path))
+        return split[path]
+
+    return "\n\n".join(_full(d, lines_of(d.path), style) for d in diagnostics)

@@ -289,7 +289,8 @@ def render_html(
         mean_score=mean_score,
         unused=unused[:MAX_LISTED],
         unused_left_out=len(unused) - len(unused[:MAX_LISTED]),
-        unused_runs=sum(u.get("count") or 0 for u in unused),
+        unused_runs=(document.get("summary") or {}).get("unused_runs")
+        or sum(u.get("count") or 0 for u in unused),
         comparison=data["comparison"],
         files=sorted({c["file"] for c in data["cases"] if c["file"]}),
         data_json=script_json(data),

@@ -8,8 +8,9 @@ accuracy with its threshold. A case counts once, whatever its number of runs:
   was not run never raises the figure; a case without expectations has no accuracy and is
   left out;
 * its precision and F1 are the mean over its runs that have one (a run without calls has
-  precision 1.0; a case with no recorded sample has neither); the overall figure is the mean
-  over the cases that have one, ``None`` for none.
+  precision 1.0; a case with no recorded sample has neither), as the case's accumulators hold
+  it (``CaseResult.mean_precision`` and ``mean_f1``: no loop over runs); the overall figure is
+  the mean over the cases that have one, ``None`` for none.
 """
 
 from __future__ import annotations
@@ -47,15 +48,8 @@ def _mean(values: list[float]) -> float | None:
 def overall(report: ScoreReport) -> Overall:
     """The overall figures of ``report``."""
     accuracies = [a for a in map(_accuracy, report.cases) if a is not None]
-    precisions: list[float] = []
-    f1s: list[float] = []
-    for outcome in report.cases:
-        case_precision = _mean([r.precision for r in outcome.runs if r.precision is not None])
-        case_f1 = _mean([r.f1 for r in outcome.runs if r.f1 is not None])
-        if case_precision is not None:
-            precisions.append(case_precision)
-        if case_f1 is not None:
-            f1s.append(case_f1)
+    precisions = [o.result.mean_precision for o in report.cases if o.result.mean_precision is not None]
+    f1s = [o.result.mean_f1 for o in report.cases if o.result.mean_f1 is not None]
     return Overall(_mean(accuracies), len(accuracies), _mean(precisions), _mean(f1s))
 
 

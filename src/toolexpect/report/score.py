@@ -34,26 +34,21 @@ MAX_RUNS_SHOWN = 5
 
 
 def _failure_lines(outcome: CaseOutcome) -> Iterator[tuple[Any, str]]:
-    """Each failure of a case, with the run it came from when there were several runs."""
+    """Each failure of a case, with the run it came from when there were several runs (the
+    case's first failing runs, from its accumulators: the rest are counted)."""
     result = outcome.result
-    runs = outcome.runs
     for failure in result.failures:
         yield (failure, failure.message)
-    if len(runs) == 1:
-        for failure in runs[0].failures:
+    if result.runs == 1 and result.first_run is not None:
+        for failure in result.first_run.failures:
             yield (failure, failure.message)
         return
-    shown = 0
-    for index, run in enumerate(runs, 1):
-        if run.status == "pass":
-            continue
-        shown += 1
-        if shown > MAX_RUNS_SHOWN:
-            rest = sum(r.status != "pass" for r in runs[index - 1 :])
-            yield (None, f"... and {rest} more failing run{'s' * (rest != 1)}")
-            return
+    for number, run in result.kept_runs[:MAX_RUNS_SHOWN]:
         for failure in run.failures:
-            yield (failure, f"run {index}: {failure.message}")
+            yield (failure, f"run {number + 1}: {failure.message}")
+    rest = result.runs - result.passed - MAX_RUNS_SHOWN
+    if rest > 0:
+        yield (None, f"... and {rest} more failing run{'s' * (rest != 1)}")
 
 
 def _explained(failure: Any, message: str) -> str:
@@ -73,16 +68,15 @@ def _explained(failure: Any, message: str) -> str:
 
 def _score_text(outcome: CaseOutcome) -> str:
     result = outcome.result
-    runs = outcome.runs
-    if result.status == "error" or not runs:
+    if result.status == "error" or not result.runs:
         return "error"
-    if len(runs) > 1:
+    if result.runs > 1:
         return (
             f"{_fmt(result.mean_score)} mean, {_fmt(result.min_score)} lowest, "
             f"{result.passed}/{result.runs} runs passed"
         )
-    run = runs[0]
-    if run.score is None:
+    run = result.first_run
+    if run is None or run.score is None:
         return "requirements only"
     return f"{_fmt(run.score)}  ({run.matched}/{run.expected} expected calls)"
 

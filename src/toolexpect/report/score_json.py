@@ -67,8 +67,8 @@ def _case_json(outcome: CaseOutcome, runs_json: bool = True) -> dict[str, Any]:
         "status": result.status,
     }
     case_failures = [_failure_json(f) for f in result.failures]
-    if len(runs) == 1:
-        entry.update(_run_json(runs[0]))
+    if result.runs == 1 and result.first_run is not None:
+        entry.update(_run_json(result.first_run))
         entry["failures"] = case_failures + entry["failures"]
     else:
         entry.update(
@@ -83,7 +83,7 @@ def _case_json(outcome: CaseOutcome, runs_json: bool = True) -> dict[str, Any]:
                 "failures": case_failures,
             }
         )
-        if runs and runs_json:
+        if runs and runs_json:  # every run, when kept (scored with explained=None)
             entry["runs"] = [_run_json(r) for r in runs]
     if result.status == "error":
         entry["score"] = None
@@ -123,7 +123,7 @@ def _report_json(report: ScoreReport) -> dict[str, Any]:
 def _summary_json(report: ScoreReport) -> dict[str, Any]:
     """The ``summary`` of the ``json`` report: the counts, then the overall figures."""
     figures = overall(report)
-    return {
+    summary = {
         "cases": len(report.cases),
         "passed": report.passed,
         "failed": report.failed,
@@ -133,6 +133,9 @@ def _summary_json(report: ScoreReport) -> dict[str, Any]:
         "mean_precision": figures.precision,
         "mean_f1": figures.f1,
     }
+    if report.unused_capped:
+        summary["unused_runs"] = report.unused_runs
+    return summary
 
 
 _INDENTED_RUNS = 1_000
@@ -155,7 +158,7 @@ def json_text(data: dict[str, Any]) -> str:
 
 def _listed_runs(outcome: CaseOutcome) -> int:
     """How many runs the ``json`` report lists for a case (one run is merged into the case)."""
-    return len(outcome.runs) if len(outcome.runs) > 1 else 0
+    return len(outcome.runs) if outcome.result.runs > 1 else 0
 
 
 def json_chunks(report: ScoreReport) -> Iterator[str]:

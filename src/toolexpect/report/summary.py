@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterator
 
 from toolexpect.report.overall import overall, overall_text
-from toolexpect.scoring import ScoreReport
+from toolexpect.scoring import MAX_UNUSED_IDS, ScoreReport
 
 __all__ = ["MAX_LISTED", "finding_lines", "summary_line", "unused_lines"]
 
@@ -32,10 +32,17 @@ def unused_lines(report: ScoreReport, limit: int = MAX_LISTED, label: str = "") 
     for unused in report.unused[:limit]:
         name = json.dumps(unused.id, ensure_ascii=False) if unused.id is not None else "without id"
         where = f" (first at {unused.path}:{unused.line})" if unused.path and unused.line else ""
-        yield f"{label}sample {name}: {unused.count} run{'s' * (unused.count != 1)}, {unused.reason}{where}"
+        count = "" if unused.count is None else f"{unused.count} run{'s' * (unused.count != 1)}, "
+        yield f"{label}sample {name}: {count}{unused.reason}{where}"
     rest = report.unused[limit:]
-    if rest:
-        runs = sum(u.count for u in rest)
+    if report.unused_capped:
+        runs = report.unused_runs
+        yield (
+            f"... unused samples of more than {MAX_UNUSED_IDS:,} ids, {runs:,} run{'s' * (runs != 1)} "
+            f"in all; the json report lists the first {MAX_UNUSED_IDS:,} ids"
+        )
+    elif rest:
+        runs = sum(u.count or 0 for u in rest)
         yield (
             f"... and {len(rest):,} more unused sample{'s' * (len(rest) != 1)} "
             f"({runs:,} run{'s' * (runs != 1)}); the json report lists them all"

@@ -12,7 +12,7 @@ separate from any accuracy score.
 
 from __future__ import annotations
 
-from toolexpect.toolcheck.calls import CallFinding, check_calls
+from toolexpect.toolcheck.calls import CallFinding, check_calls, check_samples
 from toolexpect.toolcheck.spec import check_spec, check_spec_file
 
-__all__ = ["CallFinding", "check_calls", "check_spec", "check_spec_file"]
+__all__ = ["CallFinding", "check_calls", "check_samples", "check_spec", "check_spec_file"]

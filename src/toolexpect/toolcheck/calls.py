@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from jsonschema.exceptions import ValidationError, best_match
 from referencing.exceptions import Unresolvable
 
-from toolexpect.calls import ToolCall
+from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.catalogue import Catalogue
 from toolexpect.toolcheck.schemas import (
     ToolSchema,
@@ -20,7 +21,10 @@ from toolexpect.toolcheck.schemas import (
     unknown_help,
 )
 
-__all__ = ["CallFinding", "check_calls"]
+if TYPE_CHECKING:
+    from toolexpect.scoring import SampleFinding
+
+__all__ = ["CallFinding", "check_calls", "check_samples"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +47,19 @@ def check_calls(calls: Sequence[ToolCall], catalogue: Catalogue) -> list[CallFin
     for index, call in enumerate(calls):
         findings.extend(_check_call(index, call, catalogue, schemas))
     return findings
+
+
+def check_samples(
+    samples: Iterable[RecordedSample], catalogue: Catalogue, found: list[SampleFinding]
+) -> Iterator[RecordedSample]:
+    """Pass ``samples`` through as they are read, adding to ``found`` each recorded call that
+    breaks its tool's schema, with its sample (what ``score --tools`` reports)."""
+    from toolexpect.scoring import SampleFinding
+
+    for sample in samples:
+        for finding in check_calls(sample.calls, catalogue):
+            found.append(SampleFinding(sample.id, sample.path, sample.line, finding))
+        yield sample
 
 
 def _check_call(
