@@ -24,6 +24,7 @@ from toolexpect.logs import LogError, LogReader, canonical
 from toolexpect.logs._base import Context, Record
 from toolexpect.logs._source import read_lines
 from toolexpect.model import Spec
+from toolexpect.pairing.facts import facts_of
 from toolexpect.partition import score_read
 from toolexpect.scoring import CompiledSpecs, PartialScore, Position, ScoreReport, score
 
@@ -97,6 +98,9 @@ def score_stretch(
     them): its partial score, log findings included (``None`` when it holds a loose call), and
     the finding of a log that cannot be read (``None`` if it can)."""
     ctx = Context(path)
+    field = pairing.path if pairing is not None else None
+    if field is not None:  # a canonical sample's other fields may name its case (--case-from)
+        ctx.note = lambda record, _id: facts_of(record, field)
     start, stop, first_line = stretch
     try:
         records = _no_loose_calls(read_lines(path, ctx, start, stop, first_line))
