@@ -153,7 +153,7 @@ def test_unclaimed_ids_beyond_the_cap_are_listed_first_and_counted_in_all(cuts: 
     first_lines = {s.id: s.line for s in reversed(unclaimed)}
     assert all(u.line == first_lines[u.id] for u in report.unused)
     assert (report.unused_runs, report.unused_capped) == (len(unclaimed), True)
-    assert f"{len(unclaimed)} runs in all" in render(report, "text")
+    assert f"{len(unclaimed):,} runs in all" in render(report, "text")
     document = json.loads(render(report, "json"))
     assert document["summary"]["unused_runs"] == len(unclaimed)
     Draft202012Validator(json.loads(report_schema_text())).validate(document)

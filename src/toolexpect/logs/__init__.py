@@ -115,7 +115,7 @@ class LogReader:
         records: Iterable[Record] = source.records()
         if self._spread and not source.lines and isinstance(source.document, list):
             records = ((1, item) for item in source.document)
-        if note is not None:
+        if note is not None and self.format != "canonical":  # canonical hands its records over itself
             records = noting(records, ctx)
         return READERS[self.format].read(records, ctx)  # type: ignore[no-any-return]
 
