@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolexpect.report.compare import Comparison, Figures, case_key
+from toolexpect.report.diff import change_lines, unknown_tools
 from toolexpect.report.summary import MAX_LISTED
 
 if TYPE_CHECKING:
@@ -204,6 +205,7 @@ def page_data(
         if change is not None:
             entry["change"] = change.group
             entry["before"] = _change(change.old)
+            entry["calls"] = [_cut(line) for line in change_lines(change)]
         cases.append(entry)
     data: dict[str, Any] = {
         "summary": dict(document.get("summary") or {}),
@@ -229,6 +231,7 @@ def _comparison(comparison: Comparison | None) -> dict[str, Any] | None:
         "regressed": comparison.regressed,
         "counts": comparison.counts(),
         "before": dict(comparison.old_summary),
+        "unknown_tools": unknown_tools(comparison, "the baseline", "this report"),
         "vanished": [
             {"file": c.file, "case": c.case, "before": _change(c.old)}
             for c in comparison.cases
