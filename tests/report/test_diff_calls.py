@@ -123,3 +123,24 @@ def test_an_older_baseline_without_tools_is_read(reports: tuple[Path, Path], cap
     assert data["cases"][0]["calls"]["tools_appeared"] == []
     _, out, _ = run_cli(capsys, "diff", str(old), str(new), "--format", "markdown")
     assert "> Note: " in out
+
+
+def test_counts_are_compared_per_run_of_the_case(tmp_path: Path, capsys: Capsys) -> None:
+    """4 calls in 4 runs of 4, then 5 in 5 runs of 5, is no change; a tool called in fewer of
+    the case's runs is, and a tool no longer called is named."""
+    spec = 'case "c" {\n    expect f\n    require pass rate >= 0.5\n}\n'
+    before = [record("c", call("f"), call("g"))] * 4
+    after = [record("c", call("f"), call("g"))] * 3 + [record("c", call("f"))] * 2
+    old = score_to(capsys, tmp_path, before[:2] + [record("c", call("f"), call("h"))] * 2, "old", spec)
+    new = score_to(capsys, tmp_path, [*before, record("c", call("f"), call("g"))], "new", spec)
+    code, out, _ = run_cli(capsys, "diff", str(old), str(new), "--format", "json")
+    assert code == 0
+    (case,) = json.loads(out)["cases"]
+    assert case["calls"]["tools_vanished"] == ["h"]
+    assert case["calls"]["tools_recounted"] == [
+        {"tool": "g", "old": {"calls": 2, "runs": 2}, "new": {"calls": 5, "runs": 5}}
+    ]
+    third = score_to(capsys, tmp_path, after, "third", spec)
+    code, out, _ = run_cli(capsys, "diff", str(new), str(third))
+    assert "calls of f" not in out
+    assert "calls of g: 5 calls in 5 runs → 3 calls in 3 runs" in out

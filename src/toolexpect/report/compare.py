@@ -21,6 +21,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 __all__ = ["GROUPS", "CaseChange", "Comparison", "Figures", "case_key", "compare", "figures"]
@@ -107,15 +108,17 @@ class CaseChange:
 
     @property
     def tools_recounted(self) -> tuple[tuple[str, tuple[int, int], tuple[int, int]], ...]:
-        """Tools called in both reports a different number of times or in a different number of
-        runs, as (name, (old calls, old runs), (new calls, new runs))."""
-        if not self.tools_known or self.old is None or self.new is None:
+        """Tools called in both reports, with a different number of calls per run of the case or
+        a different share of its runs calling them, as (name, (old calls, old runs), (new calls,
+        new runs)): 4 calls in 4 runs of 4 and 5 in 5 runs of 5 are the same."""
+        old, new = self.old, self.new
+        if not self.tools_known or old is None or new is None or not old.runs or not new.runs:
             return ()
-        before = {name: (calls, runs) for name, calls, runs in self.old.tools or ()}
+        before = {name: (calls, runs) for name, calls, runs in old.tools or ()}
         return tuple(
             (name, before[name], (calls, runs))
-            for name, calls, runs in self.new.tools or ()
-            if name in before and before[name] != (calls, runs)
+            for name, calls, runs in new.tools or ()
+            if name in before and _rescaled(before[name], old.runs) != _rescaled((calls, runs), new.runs)
         )
 
     @property
@@ -256,6 +259,11 @@ def _unexpected(figures: Figures | None) -> frozenset[str]:
 
 def _unmatched(figures: Figures | None) -> frozenset[str]:
     return figures.unmatched if figures else frozenset()
+
+
+def _rescaled(counts: tuple[int, int], runs: int) -> tuple[Fraction, Fraction]:
+    """Calls per run of the case, and the share of its runs that made them."""
+    return Fraction(counts[0], runs), Fraction(counts[1], runs)
 
 
 def _new_tools(before: Figures, after: Figures) -> tuple[str, ...]:

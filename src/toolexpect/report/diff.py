@@ -96,6 +96,10 @@ def _figures_text(change: CaseChange) -> str:
     return ", ".join(parts)
 
 
+_MAX_RECOUNTED = 5
+"""How many tools called a different number of times a case lists (the json format lists all)."""
+
+
 def _times(calls: int, runs: int) -> str:
     return f"{calls} call{'s' if calls != 1 else ''} in {runs} run{'s' if runs != 1 else ''}"
 
@@ -112,8 +116,12 @@ def _call_lines(change: CaseChange) -> Iterator[str]:
         yield f"called now, not before: {tool} ({_times(*after[tool])})"
     for tool in change.tools_vanished:
         yield f"no longer called: {tool} (was {_times(*before[tool])})"
-    for tool, (old_calls, old_runs), (new_calls, new_runs) in change.tools_recounted:
+    recounted = change.tools_recounted
+    for tool, (old_calls, old_runs), (new_calls, new_runs) in recounted[:_MAX_RECOUNTED]:
         yield f"calls of {tool}: {_times(old_calls, old_runs)} → {_times(new_calls, new_runs)}"
+    if len(recounted) > _MAX_RECOUNTED:
+        more = len(recounted) - _MAX_RECOUNTED
+        yield f"and {more} more tool{'s' if more != 1 else ''} called a different number of times"
     for tool in change.calls_appeared:
         yield f"new unexpected call: {tool}"
     for tool in change.calls_gone:
