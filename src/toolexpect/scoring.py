@@ -350,7 +350,7 @@ def score_partition(
             continue
         for number in chosen:
             run = targets[number].compiled.evaluate(sample.calls)
-            tallies[number].add(run)
+            tallies[number].add(run, sample.calls)
             if keep:
                 runs[number].append(run)
     part = Part(

@@ -190,3 +190,16 @@ def test_many_cases_are_drawn_a_page_at_a_time(driver: Any, tmp_path: Path) -> N
     assert counts == [200, 400, 450]
     note = driver.find_element(By.ID, "cut-note").text
     assert note.startswith("Not embedded, to keep this page small: 2 failing runs beyond 5 per case.")
+
+
+def test_the_change_column_names_calls_that_appeared(loaded: Any) -> None:
+    """With a baseline, a case's change cell lists the tools called now and not before, and its
+    lower precision; the recorded text is shown as text."""
+    from selenium.webdriver.common.by import By
+
+    _choose(loaded, "filter-change", "worse")
+    row = loaded.find_element(By.XPATH, "//tr[contains(@class, 'case-row')][.//button[text()='flaky']]")
+    lines = [item.text for item in row.find_elements(By.CSS_SELECTOR, "td.change ul.calls-changed li")]
+    assert "called now, not before: send_sms (1 call in 1 run)" in lines
+    assert any(line.startswith("precision 1.00 → ") for line in lines)
+    assert loaded.find_elements(By.ID, "tools-unknown") == []

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from report_support import AFTER, BEFORE, SPEC, run_cli, score_to, write_log
+from report_support import AFTER, BEFORE, SPEC, call, record, run_cli, score_to, write_log
 
 from toolexpect.report import html
 
@@ -158,3 +158,39 @@ def test_an_unwritable_html_file_is_a_usage_error(tmp_path: Path, capsys: Capsys
     code, _, err = run_cli(capsys, "score", spec, "--log", str(log), "--html", str(target))
     assert code == 2
     assert f"cannot write {target}" in err
+
+
+def test_an_older_baseline_is_noted_in_the_page(tmp_path: Path, capsys: Capsys) -> None:
+    """A baseline written before reports listed tools: the page says which calls changed cannot
+    be told, and lists none."""
+    before = score_to(capsys, tmp_path, BEFORE, "before")
+    document = json.loads(before.read_text(encoding="utf-8"))
+    for case in document["cases"]:
+        case.pop("tools")
+    before.write_text(json.dumps(document), encoding="utf-8")
+    log = write_log(tmp_path, "after.jsonl", AFTER)
+    code, out, _ = run_cli(
+        capsys, "score", str(tmp_path / "weather.expect"), "--log", str(log), "--baseline", str(before),
+        "--format", "html",
+    )  # fmt: skip
+    assert code == 1
+    assert '<p class="note" id="tools-unknown">Note: the baseline does not list the tools' in out
+    flaky = next(case for case in _data(out)["cases"] if case["case"] == "flaky")
+    assert not any(line.startswith("called now") for line in flaky["calls"])
+
+
+def test_what_changed_in_a_case_is_capped(tmp_path: Path, capsys: Capsys) -> None:
+    """A case that now calls 30 new tools shows the first lines of what changed and counts the rest."""
+    spec = 'case "c" { expect f }\n'
+    before = score_to(capsys, tmp_path, [record("c", call("f"))], "before", spec)
+    many = record("c", call("f"), *(call(f"t{n:02d}") for n in range(30)))
+    log = write_log(tmp_path, "after.jsonl", [many])
+    code, out, _ = run_cli(
+        capsys, "score", str(tmp_path / "weather.expect"), "--log", str(log), "--baseline", str(before),
+        "--format", "html",
+    )  # fmt: skip
+    assert code == 1
+    (case,) = _data(out)["cases"]
+    assert len(case["calls"]) == html.CHANGES_PER_CASE + 1
+    assert case["calls"][1] == "called now, not before: t00 (1 call in 1 run)"
+    assert case["calls"][-1] == f"and {31 - html.CHANGES_PER_CASE} more (see toolexpect diff)"

@@ -9,6 +9,7 @@ Pure: no I/O, no printing. The modules, in the order data flows through them:
 * :mod:`~toolexpect.matching.case`: a compiled case scoring a run and checking requirements;
 * :mod:`~toolexpect.matching.explain`: why a failing run failed (closest calls, near misses);
 * :mod:`~toolexpect.matching.accumulate`: repeated runs of a case folded into one verdict;
+* :mod:`~toolexpect.matching.tools`: the tools a case's runs called, counted;
 * :mod:`~toolexpect.matching.results`: the result records all of them return.
 """
 
@@ -29,6 +30,7 @@ from toolexpect.matching.results import (
     RunResult,
     Status,
 )
+from toolexpect.matching.tools import MAX_TOOLS, ToolCounter, ToolCounts
 
 __all__ = [
     "MAX_CLOSEST",
@@ -36,6 +38,7 @@ __all__ = [
     "MAX_KEPT_RUNS",
     "MAX_LISTED",
     "MAX_SCANNED",
+    "MAX_TOOLS",
     "ArgReport",
     "CaseAccumulator",
     "CaseResult",
@@ -48,6 +51,8 @@ __all__ = [
     "RunResult",
     "Status",
     "Tally",
+    "ToolCounter",
+    "ToolCounts",
     "aggregate",
     "arg_matches",
     "compile_case",

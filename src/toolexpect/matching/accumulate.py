@@ -8,10 +8,12 @@ exactly); a run that errors makes the case an error.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
+from toolexpect.calls import ToolCall
 from toolexpect.matching.results import CaseResult, Failure, RunResult, Status
+from toolexpect.matching.tools import ToolCounter, ToolCounts
 from toolexpect.matching.values import exact_fraction
 from toolexpect.model import Case
 
@@ -30,7 +32,8 @@ class Tally:
     sum exact; ``precisions`` and ``f1s`` the same for the runs' precision and F1 (matched /
     calls and their harmonic mean: as many as the distinct pairs of matched and calls, never
     one per run); ``kept`` the first :data:`MAX_KEPT_RUNS` failing or erroring runs as (0-based
-    run number, result); ``first`` the first run (what a report shows of a case of one run).
+    run number, result); ``first`` the first run (what a report shows of a case of one run);
+    ``tools`` the tools the runs called (:class:`ToolCounts`).
     Tallies of consecutive runs join with :meth:`then` (associative).
     """
 
@@ -42,6 +45,7 @@ class Tally:
     precisions: tuple[tuple[float, int], ...] = ()
     f1s: tuple[tuple[float, int], ...] = ()
     first: RunResult | None = None
+    tools: ToolCounts = field(default_factory=ToolCounts)
 
     def then(self, later: Tally) -> Tally:
         """The tally of this tally's runs followed by ``later``'s."""
@@ -60,6 +64,7 @@ class Tally:
             _joined(self.precisions, later.precisions),
             _joined(self.f1s, later.f1s),
             self.first,
+            self.tools.then(later.tools),
         )
 
 
@@ -89,7 +94,18 @@ def _mean(counted: tuple[tuple[float, int], ...]) -> float | None:
 class CaseAccumulator:
     """Fold the runs of one case as they come (streaming logs) into a :class:`CaseResult`."""
 
-    __slots__ = ("_case", "_errors", "_f1s", "_first", "_kept", "_passed", "_precisions", "_runs", "_scores")
+    __slots__ = (
+        "_case",
+        "_errors",
+        "_f1s",
+        "_first",
+        "_kept",
+        "_passed",
+        "_precisions",
+        "_runs",
+        "_scores",
+        "_tools",
+    )
 
     def __init__(self, case: Case) -> None:
         self._case = case
@@ -101,9 +117,11 @@ class CaseAccumulator:
         self._f1s: dict[float, int] = {}
         self._kept: list[tuple[int, RunResult]] = []
         self._first: RunResult | None = None
+        self._tools = ToolCounter()
 
-    def add(self, run: RunResult) -> None:
-        """Count one run."""
+    def add(self, run: RunResult, calls: Sequence[ToolCall] | None = None) -> None:
+        """Count one run, and the tools of ``calls``, the calls it was scored on."""
+        self._tools.add(calls)
         number = self._runs
         if not number:
             self._first = run
@@ -130,6 +148,7 @@ class CaseAccumulator:
             tuple(sorted(self._precisions.items())),
             tuple(sorted(self._f1s.items())),
             self._first,
+            self._tools.counts(),
         )
 
     def result(self) -> CaseResult:
@@ -195,6 +214,7 @@ def verdict(case: Case, tally: Tally) -> CaseResult:
         mean_precision=_mean(tally.precisions),
         mean_f1=_mean(tally.f1s),
         first_run=tally.first,
+        tools=tally.tools,
     )
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
 from toolexpect.diagnostics import Span
+from toolexpect.matching.tools import ToolCounts
 
 __all__ = [
     "ArgReport",
@@ -215,7 +216,8 @@ class CaseResult:
     ``pass_rate`` is passed / runs (``None`` without runs); ``mean_score`` and ``min_score``
     are over runs that have a score, ``mean_precision`` and ``mean_f1`` over runs that have
     one. ``kept_runs`` holds up to ``MAX_KEPT_RUNS`` failing or erroring runs as (0-based run
-    number, result); ``failures`` the case-level reasons; ``first_run`` the first run.
+    number, result); ``failures`` the case-level reasons; ``first_run`` the first run;
+    ``tools`` the tools its runs called.
     """
 
     case: str
@@ -232,6 +234,7 @@ class CaseResult:
     mean_precision: float | None = None
     mean_f1: float | None = None
     first_run: RunResult | None = None
+    tools: ToolCounts = field(default_factory=ToolCounts)
 
 
 def figures(matched: int, expected: int, calls: int) -> tuple[float | None, float, float | None]:

@@ -7,10 +7,13 @@ spec file and case name. What counts as a regression:
 
 * a case whose status got worse: pass → fail, pass → error, fail → error, or a case that is
   new in the second report and does not pass;
-* a lower score (accuracy, or the mean over runs) or a lower pass rate.
+* a lower score (accuracy, or the mean over runs), a lower pass rate, or a lower precision
+  (or mean precision over runs: more calls that no expectation was paired with).
 
-Calls are compared where the report names them: the tools of *unexpected* calls and the
-expectations left *unmatched*, over the case and all its runs.
+Calls are compared where the report names them: the tools each case's runs called (``tools``,
+which appeared and which vanished; a report written before ``tools`` existed cannot tell), the
+tools of *unexpected* calls and the expectations left *unmatched*, over the case and all its
+runs. A call that appeared is not a regression on its own.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 __all__ = ["GROUPS", "CaseChange", "Comparison", "Figures", "case_key", "compare", "figures"]
@@ -45,6 +49,13 @@ class Figures:
     messages: tuple[str, ...]
     unexpected: frozenset[str]
     unmatched: frozenset[str]
+    precision: float | None = None
+    """The case's precision (the mean over its runs for a case of several runs)."""
+    tools: tuple[tuple[str, int, int], ...] | None = None
+    """The tools called as (name, calls, runs), sorted by name; ``None`` when the report does
+    not say (written before reports listed them)."""
+    other_calls: int = 0
+    """Calls of tools beyond those ``tools`` lists (the report lists the first by name)."""
 
     @property
     def failing(self) -> bool:
@@ -72,6 +83,45 @@ class CaseChange:
         return _delta(self.old.pass_rate if self.old else None, self.new.pass_rate if self.new else None)
 
     @property
+    def precision_delta(self) -> float | None:
+        """New precision minus old precision, when both have one."""
+        return _delta(self.old.precision if self.old else None, self.new.precision if self.new else None)
+
+    @property
+    def tools_known(self) -> bool:
+        """True when both reports list the tools the case called (so tools can be compared)."""
+        return self.old is not None and self.new is not None and None not in (self.old.tools, self.new.tools)
+
+    @property
+    def tools_appeared(self) -> tuple[str, ...]:
+        """Tools the case's runs call now and did not call before."""
+        if not self.tools_known or self.old is None or self.new is None:
+            return ()
+        return _new_tools(self.old, self.new)
+
+    @property
+    def tools_vanished(self) -> tuple[str, ...]:
+        """Tools the case's runs called before and do not call now."""
+        if not self.tools_known or self.old is None or self.new is None:
+            return ()
+        return _new_tools(self.new, self.old)
+
+    @property
+    def tools_recounted(self) -> tuple[tuple[str, tuple[int, int], tuple[int, int]], ...]:
+        """Tools called in both reports, with a different number of calls per run of the case or
+        a different share of its runs calling them, as (name, (old calls, old runs), (new calls,
+        new runs)): 4 calls in 4 runs of 4 and 5 in 5 runs of 5 are the same."""
+        old, new = self.old, self.new
+        if not self.tools_known or old is None or new is None or not old.runs or not new.runs:
+            return ()
+        before = {name: (calls, runs) for name, calls, runs in old.tools or ()}
+        return tuple(
+            (name, before[name], (calls, runs))
+            for name, calls, runs in new.tools or ()
+            if name in before and _rescaled(before[name], old.runs) != _rescaled((calls, runs), new.runs)
+        )
+
+    @property
     def calls_appeared(self) -> tuple[str, ...]:
         """Tools called without being expected in the new report, not in the old one."""
         return _added(_unexpected(self.old), _unexpected(self.new))
@@ -93,12 +143,19 @@ class CaseChange:
 
     @property
     def calls_changed(self) -> bool:
-        """True when a call appeared or vanished (see the four ``calls_*``/``expected_*``)."""
-        return bool(self.calls_appeared or self.calls_gone or self.expected_lost or self.expected_found)
+        """True when a call appeared or vanished (``tools_*``, ``calls_*``, ``expected_*``)."""
+        return bool(
+            self.tools_appeared
+            or self.tools_vanished
+            or self.calls_appeared
+            or self.calls_gone
+            or self.expected_lost
+            or self.expected_found
+        )
 
     @property
     def regressed(self) -> bool:
-        """True when the case got worse: its status, its score or its pass rate."""
+        """True when the case got worse: its status, its score, its pass rate or its precision."""
         if self.new is None:
             return False
         if self.old is None:
@@ -107,17 +164,20 @@ class CaseChange:
             _RANK[self.new.status] > _RANK[self.old.status]
             or (self.score_delta or 0.0) < -_EPSILON
             or (self.pass_rate_delta or 0.0) < -_EPSILON
+            or (self.precision_delta or 0.0) < -_EPSILON
         )
 
     @property
     def improved(self) -> bool:
-        """True when the case got better (status, score or pass rate) and did not regress."""
+        """True when the case got better (status, score, pass rate or precision) and did not
+        regress."""
         if self.old is None or self.new is None or self.regressed:
             return False
         return (
             _RANK[self.new.status] < _RANK[self.old.status]
             or (self.score_delta or 0.0) > _EPSILON
             or (self.pass_rate_delta or 0.0) > _EPSILON
+            or (self.precision_delta or 0.0) > _EPSILON
         )
 
     @property
@@ -162,6 +222,14 @@ class Comparison:
         return any(c.regressed for c in self.cases)
 
     @property
+    def tools_unknown(self) -> bool:
+        """True when a case is in both reports and one of them does not list the tools called
+        (a report written before reports listed them): appeared and vanished calls are unknown."""
+        return any(
+            c.old is not None and c.new is not None and None in (c.old.tools, c.new.tools) for c in self.cases
+        )
+
+    @property
     def new_failures(self) -> int:
         """How many cases of the new report do not pass."""
         return sum(c.new is not None and c.new.failing for c in self.cases)
@@ -191,6 +259,35 @@ def _unexpected(figures: Figures | None) -> frozenset[str]:
 
 def _unmatched(figures: Figures | None) -> frozenset[str]:
     return figures.unmatched if figures else frozenset()
+
+
+def _rescaled(counts: tuple[int, int], runs: int) -> tuple[Fraction, Fraction]:
+    """Calls per run of the case, and the share of its runs that made them."""
+    return Fraction(counts[0], runs), Fraction(counts[1], runs)
+
+
+def _new_tools(before: Figures, after: Figures) -> tuple[str, ...]:
+    """Tools ``after`` lists and ``before`` does not, leaving out those ``before`` may have
+    counted among its other calls (named after the last tool it lists)."""
+    known = {name for name, _, _ in before.tools or ()}
+    last = max(known, default="") if before.other_calls else None
+    return tuple(
+        name
+        for name, _, _ in after.tools or ()
+        if name not in known and (last is None or name < last)
+    )
+
+
+def _tools(entry: Mapping[str, Any]) -> tuple[tuple[str, int, int], ...] | None:
+    """The ``tools`` of a case entry, sorted by name; ``None`` when it has none."""
+    tools = entry.get("tools")
+    if not isinstance(tools, Mapping):
+        return None
+    return tuple(
+        (str(name), int(counts.get("calls", 0)), int(counts.get("runs", 0)))
+        for name, counts in sorted(tools.items())
+        if isinstance(counts, Mapping)
+    )
 
 
 def _added(before: frozenset[str], after: frozenset[str]) -> tuple[str, ...]:
@@ -257,6 +354,9 @@ def figures(entry: Mapping[str, Any]) -> Figures:
         messages=tuple(messages),
         unexpected=frozenset(unexpected),
         unmatched=frozenset(unmatched),
+        precision=entry["precision"] if entry.get("precision") is not None else entry.get("mean_precision"),
+        tools=_tools(entry),
+        other_calls=int(entry.get("other_tool_calls") or 0),
     )
 
 

@@ -11,7 +11,7 @@ from toolexpect.report.github import annotation
 from toolexpect.report.markdown import escape as _md
 from toolexpect.report.style import Style
 
-__all__ = ["DIFF_VERSION", "FORMATS", "render", "to_json"]
+__all__ = ["DIFF_VERSION", "FORMATS", "change_lines", "render", "to_json", "unknown_tools"]
 
 FORMATS = ("text", "markdown", "json", "github")
 """The formats ``diff --format`` accepts."""
@@ -79,15 +79,50 @@ def _score(change: CaseChange) -> str:
     return _pair(change.old.score if change.old else None, change.new.score if change.new else None)
 
 
+def _precision(change: CaseChange) -> str:
+    """``precision old → new (delta)`` when it changed, else nothing."""
+    if change.old is None or change.new is None or abs(change.precision_delta or 0.0) <= 1e-9:
+        return ""
+    return f"precision {_pair(change.old.precision, change.new.precision)}"
+
+
 def _figures_text(change: CaseChange) -> str:
     parts = [_status(change), f"score {_score(change)}"]
     rate = _pass_rate(change)
     if rate:
         parts.append(f"pass rate {rate}")
+    precision = _precision(change)
+    if precision:
+        parts.append(precision)
     return ", ".join(parts)
 
 
+_MAX_RECOUNTED = 5
+"""How many tools called a different number of times a case lists (the json format lists all)."""
+
+
+def _times(calls: int, runs: int) -> str:
+    return f"{calls} call{'s' if calls != 1 else ''} in {runs} run{'s' if runs != 1 else ''}"
+
+
+def _counted(figures: Figures | None) -> dict[str, tuple[int, int]]:
+    if figures is None:
+        return {}
+    return {name: (calls, runs) for name, calls, runs in figures.tools or ()}
+
+
 def _call_lines(change: CaseChange) -> Iterator[str]:
+    after, before = _counted(change.new), _counted(change.old)
+    for tool in change.tools_appeared:
+        yield f"called now, not before: {tool} ({_times(*after[tool])})"
+    for tool in change.tools_vanished:
+        yield f"no longer called: {tool} (was {_times(*before[tool])})"
+    recounted = change.tools_recounted
+    for tool, (old_calls, old_runs), (new_calls, new_runs) in recounted[:_MAX_RECOUNTED]:
+        yield f"calls of {tool}: {_times(old_calls, old_runs)} → {_times(new_calls, new_runs)}"
+    if len(recounted) > _MAX_RECOUNTED:
+        more = len(recounted) - _MAX_RECOUNTED
+        yield f"and {more} more tool{'s' if more != 1 else ''} called a different number of times"
     for tool in change.calls_appeared:
         yield f"new unexpected call: {tool}"
     for tool in change.calls_gone:
@@ -102,6 +137,23 @@ def _counts_text(comparison: Comparison) -> str:
     counts = comparison.counts()
     parts = [f"{counts[name]} {name}" for name in (*GROUPS, "unchanged") if counts[name]]
     return ", ".join(parts) or "no cases"
+
+
+def unknown_tools(comparison: Comparison, old_name: str, new_name: str) -> str:
+    """What to say when a report does not list the tools its cases called; else nothing."""
+    if not comparison.tools_unknown:
+        return ""
+    paired = [c for c in comparison.cases if c.old is not None and c.new is not None]
+    names = [
+        name
+        for name, side in ((old_name, "old"), (new_name, "new"))
+        if any(getattr(c, side).tools is None for c in paired)
+    ]
+    return (
+        f"{' and '.join(names)} {'does' if len(names) == 1 else 'do'} not list the tools each case "
+        "called (written by an older toolexpect): which calls appeared or vanished cannot be told; "
+        "score again with this toolexpect to compare them"
+    )
 
 
 def _verdict(comparison: Comparison) -> str:
@@ -130,6 +182,9 @@ def render_text(comparison: Comparison, style: Style, old_name: str, new_name: s
         lines.extend(f"      {line}" for line in _call_lines(change))
     if not changed:
         lines.append("no case changed")
+    unknown = unknown_tools(comparison, old_name, new_name)
+    if unknown:
+        lines.append(style(f"note: {unknown}", "yellow"))
     lines.append("")
     before, after = _passed(comparison.old_summary), _passed(comparison.new_summary)
     lines.append(f"before: {before}; after: {after}")
@@ -158,6 +213,9 @@ def render_markdown(comparison: Comparison, old_name: str, new_name: str) -> str
         f"Before ({_code(old_name)}): {_passed(comparison.old_summary)}. "
         f"After ({_code(new_name)}): {_passed(comparison.new_summary)}.",
     ]
+    unknown = unknown_tools(comparison, old_name, new_name)
+    if unknown:
+        lines += ["", f"> Note: {_md(unknown)}."]
     changed = comparison.changed
     if changed:
         lines += [
@@ -183,15 +241,21 @@ def render_markdown(comparison: Comparison, old_name: str, new_name: str) -> str
     return "\n".join(lines) + "\n"
 
 
+def change_lines(change: CaseChange) -> list[str]:
+    """What changed in a case beyond its status and score: precision, then calls, a line each."""
+    precision = _precision(change)
+    return [precision, *_call_lines(change)] if precision else list(_call_lines(change))
+
+
 def _details(change: CaseChange) -> list[str]:
     items: list[str] = []
     if change.group == "newly failing" and change.new is not None:
         items.extend(change.new.messages)
-    items.extend(_call_lines(change))
+    items.extend(change_lines(change))
     return items
 
 
-def render_github(comparison: Comparison) -> str:
+def render_github(comparison: Comparison, old_name: str = "old", new_name: str = "new") -> str:
     """GitHub Actions annotations: an error at the spec line of each newly failing case, a
     warning at each case with a lower score or pass rate, then a summary notice."""
     lines: list[str] = []
@@ -212,6 +276,9 @@ def render_github(comparison: Comparison) -> str:
             )
         )
     summary = f"{_counts_text(comparison)}: {_verdict(comparison)}"
+    unknown = unknown_tools(comparison, old_name, new_name)
+    if unknown:
+        summary += f"; note: {unknown}"
     lines.append(annotation("notice", summary, title="toolexpect diff"))
     return "\n".join(lines) + "\n"
 
@@ -224,6 +291,7 @@ def _figures_json(figures: Figures | None) -> dict[str, Any] | None:
         "score": figures.score,
         "pass_rate": figures.pass_rate,
         "lowest": figures.lowest,
+        "precision": figures.precision,
         "line": figures.line,
         "failures": list(figures.messages),
     }
@@ -238,6 +306,7 @@ def to_json(
         "old": {"path": old_name, "summary": dict(comparison.old_summary)},
         "new": {"path": new_name, "summary": dict(comparison.new_summary)},
         "regressed": comparison.regressed,
+        "tools_compared": not comparison.tools_unknown,
         "counts": {name.replace(" ", "_"): count for name, count in comparison.counts().items()},
         "cases": [
             {
@@ -249,7 +318,18 @@ def to_json(
                 "new": _figures_json(change.new),
                 "score_delta": change.score_delta,
                 "pass_rate_delta": change.pass_rate_delta,
+                "precision_delta": change.precision_delta,
                 "calls": {
+                    "tools_appeared": list(change.tools_appeared),
+                    "tools_vanished": list(change.tools_vanished),
+                    "tools_recounted": [
+                        {
+                            "tool": tool,
+                            "old": {"calls": old[0], "runs": old[1]},
+                            "new": {"calls": new[0], "runs": new[1]},
+                        }
+                        for tool, old, new in change.tools_recounted
+                    ],
                     "unexpected_added": list(change.calls_appeared),
                     "unexpected_removed": list(change.calls_gone),
                     "expected_lost": list(change.expected_lost),
@@ -275,5 +355,5 @@ def render(
     if fmt == "markdown":
         return render_markdown(comparison, old_name, new_name)
     if fmt == "github":
-        return render_github(comparison)
+        return render_github(comparison, old_name, new_name)
     return render_text(comparison, style or Style(False), old_name, new_name)

@@ -25,13 +25,22 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolexpect.report.compare import Comparison, Figures, case_key
+from toolexpect.report.compare import CaseChange, Comparison, Figures, case_key
+from toolexpect.report.diff import change_lines, unknown_tools
 from toolexpect.report.summary import MAX_LISTED
 
 if TYPE_CHECKING:
     import jinja2
 
-__all__ = ["MAX_FAILURES", "MAX_TEXT", "RUNS_PER_CASE", "page_data", "render_html", "script_json"]
+__all__ = [
+    "CHANGES_PER_CASE",
+    "MAX_FAILURES",
+    "MAX_TEXT",
+    "RUNS_PER_CASE",
+    "page_data",
+    "render_html",
+    "script_json",
+]
 
 RUNS_PER_CASE = 5
 """Failing runs of one case whose failures are embedded (as the text report shows)."""
@@ -41,6 +50,9 @@ MAX_FAILURES = 20_000
 
 MAX_TEXT = 2_000
 """Characters kept of one message, expected or recorded value."""
+
+CHANGES_PER_CASE = 10
+"""How many lines of what changed in a case (precision, calls) the page shows against a baseline."""
 
 _TEMPLATES = Path(__file__).parent / "templates"
 
@@ -204,6 +216,7 @@ def page_data(
         if change is not None:
             entry["change"] = change.group
             entry["before"] = _change(change.old)
+            entry["calls"] = _change_lines(change)
         cases.append(entry)
     data: dict[str, Any] = {
         "summary": dict(document.get("summary") or {}),
@@ -222,6 +235,15 @@ def page_data(
     return data
 
 
+def _change_lines(change: CaseChange) -> list[str]:
+    """What changed in a case (precision, calls), at most :data:`CHANGES_PER_CASE` lines."""
+    lines = change_lines(change)
+    shown = [_cut(line) for line in lines[:CHANGES_PER_CASE]]
+    if len(lines) > CHANGES_PER_CASE:
+        shown.append(f"and {len(lines) - CHANGES_PER_CASE} more (see toolexpect diff)")
+    return shown
+
+
 def _comparison(comparison: Comparison | None) -> dict[str, Any] | None:
     if comparison is None:
         return None
@@ -229,6 +251,7 @@ def _comparison(comparison: Comparison | None) -> dict[str, Any] | None:
         "regressed": comparison.regressed,
         "counts": comparison.counts(),
         "before": dict(comparison.old_summary),
+        "unknown_tools": unknown_tools(comparison, "the baseline", "this report"),
         "vanished": [
             {"file": c.file, "case": c.case, "before": _change(c.old)}
             for c in comparison.cases

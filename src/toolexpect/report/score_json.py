@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from toolexpect.matching import ToolCounts
 from toolexpect.report.overall import overall
 from toolexpect.scoring import CaseOutcome, ScoreReport
 
@@ -57,6 +58,13 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
+def _add_tools(entry: dict[str, Any], counts: ToolCounts) -> None:
+    """The tools a case's runs called (``other_tool_calls`` only when some went uncounted)."""
+    entry["tools"] = {name: {"calls": calls, "runs": runs} for name, calls, runs in counts.tools}
+    if counts.other_calls:
+        entry["other_tool_calls"] = counts.other_calls
+
+
 def _case_json(outcome: CaseOutcome, runs_json: bool = True) -> dict[str, Any]:
     """One case of the ``json`` report; without its ``runs`` list unless ``runs_json``."""
     result = outcome.result
@@ -70,6 +78,7 @@ def _case_json(outcome: CaseOutcome, runs_json: bool = True) -> dict[str, Any]:
     if result.runs == 1 and result.first_run is not None:
         entry.update(_run_json(result.first_run))
         entry["failures"] = case_failures + entry["failures"]
+        _add_tools(entry, result.tools)
     else:
         entry.update(
             {
@@ -83,6 +92,9 @@ def _case_json(outcome: CaseOutcome, runs_json: bool = True) -> dict[str, Any]:
                 "failures": case_failures,
             }
         )
+        if result.mean_precision is not None:
+            entry["mean_precision"] = result.mean_precision
+        _add_tools(entry, result.tools)
         if runs and runs_json:  # every run, when kept (scored with explained=None)
             entry["runs"] = [_run_json(r) for r in runs]
     if result.status == "error":

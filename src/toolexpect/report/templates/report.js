@@ -157,6 +157,11 @@
       } else if (item.change) {
         change.appendChild(el("span", "before", " new case"));
       }
+      if (item.calls && item.calls.length) {
+        var calls = el("ul", "calls-changed");
+        item.calls.forEach(function (line) { calls.appendChild(el("li", null, line)); });
+        change.appendChild(calls);
+      }
       row.appendChild(change);
     }
     return row;
