@@ -24,23 +24,8 @@ from toolexpect.scoring import score
 
 PAIRING = FIXTURES.parent / "pairing"
 
-SPEC = """
-case "berlin tomorrow" {
-    question "Wie wird das Wetter morgen in Berlin?"
-    expect get_weather(city="Berlin")
-    expect send_summary(city="Berlin")
-}
-case "lisbon weekend" {
-    question "Will it rain in Lisbon this weekend?"
-    expect get_weather(city="Lisbon")
-    expect send_summary(city="Lisbon")
-}
-case "oslo today" {
-    question "How cold is it in Oslo today?"
-    expect get_weather(city="Oslo")
-    expect send_summary(city="Oslo")
-}
-"""
+SPEC = (PAIRING / "weather.expect").read_text(encoding="utf-8")
+"""The cases of the pairing fixtures: each states the question its runs ask."""
 
 CASES = ["berlin tomorrow", "lisbon weekend", "oslo today"]
 

@@ -359,22 +359,7 @@ def test_tools_check_the_calls_of_every_partition_as_one_process_does(
 
 
 PAIRING = FIXTURES.parent / "pairing"
-WEATHER = """
-case "berlin tomorrow" {
-    question "Wie wird das Wetter morgen in Berlin?"
-    expect get_weather(city="Berlin")
-    expect send_summary(city="Berlin")
-}
-case "lisbon weekend" {
-    question "Will it rain in Lisbon this weekend?"
-    expect get_weather(city="Lisbon")
-}
-case "oslo today" {
-    question "How cold is it in Oslo today?"
-    expect get_weather(city="Oslo")
-    expect send_summary(city="Oslo")
-}
-"""
+WEATHER = (PAIRING / "weather.expect").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
