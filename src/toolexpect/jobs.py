@@ -26,7 +26,7 @@ from toolexpect.logs._source import read_lines
 from toolexpect.model import Spec
 from toolexpect.pairing.facts import facts_of
 from toolexpect.partition import score_read
-from toolexpect.scoring import CompiledSpecs, PartialScore, Position, ScoreReport, score
+from toolexpect.scoring import CompiledSpecs, PartialScore, Position, ScoreReport
 
 if TYPE_CHECKING:
     from toolexpect.catalogue import Catalogue
@@ -123,18 +123,18 @@ def score_stretch(
 
 def score_log(
     specs: Sequence[Spec], reader: LogReader, jobs: int, *, explained: int | None = None
-) -> tuple[ScoreReport, list[Diagnostic]]:
-    """The report on ``reader``'s log and its findings, scored in up to ``jobs`` processes
-    (``explained`` as :func:`~toolexpect.scoring.score_partition` takes it).
+) -> ScoreReport:
+    """The report on ``reader``'s log, its findings included, scored in up to ``jobs``
+    processes (``explained`` as :func:`~toolexpect.scoring.score_partition` takes it).
 
     Only a canonical JSON Lines log is cut into stretches; anything else, and a log with
     loose calls, is scored in this process. ``LogError`` as reading the log would raise it.
     """
     path = reader.path
+    compiled = CompiledSpecs.of(specs)
     if jobs > 1 and reader.format == canonical.NAME and reader.splittable:
         parts = stretches(path, jobs)
         if len(parts) > 1:
-            compiled = CompiledSpecs.of(specs)
             with concurrent.futures.ProcessPoolExecutor(max_workers=len(parts)) as pool:
                 found = list(
                     pool.map(
@@ -148,11 +148,8 @@ def score_log(
                 )
             merged = _merge(compiled, found)
             if merged is not None:
-                return merged, list(merged.log_diagnostics)
-    from toolexpect.pairing import pair_runs
-
-    report = score(specs, pair_runs(specs, [reader]), explained=explained)
-    return report, list(reader.diagnostics)
+                return merged
+    return compiled.finish(score_read(compiled, reader, at=(0,), explained=explained))
 
 
 def _merge(

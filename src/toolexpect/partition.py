@@ -10,14 +10,18 @@ checks of ``--tools`` (:func:`toolexpect.toolcheck.check_samples`), and
 In one process, the runs the pairing stage can give only once every log is read (spans
 joined by trace, records joined by history or key) come after every other run. Here they are
 scored as partitions of their own, placed after every partition of the input (:data:`HELD`),
-so the merged report keeps that order. The pairing findings (``R420``, ``R421``) are advice
-about the whole input, which no partition sees: they are not given here.
+so the merged report keeps that order. The pairing findings (``R420`` to ``R423``) are
+about the whole input, which no partition sees: each part carries what pairing noticed about
+its runs (:class:`toolexpect.pairing.advice.PairingNotes`), and the finished report words
+the notes of every part, as one process would.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING
+import functools
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, cast, overload
 
 from toolexpect.calls import RecordedSample
 from toolexpect.diagnostics import Diagnostic
@@ -29,6 +33,7 @@ from toolexpect.scoring import CompiledSpecs, PartialScore, Position, score_part
 
 if TYPE_CHECKING:
     from toolexpect.catalogue import Catalogue
+    from toolexpect.pairing.advice import PairingNotes
     from toolexpect.scoring import SampleFinding
 
 __all__ = ["HELD", "score_read"]
@@ -39,25 +44,42 @@ HELD = 1 << 62
 
 def score_read(
     specs: CompiledSpecs,
-    samples: LogReader | Iterable[RecordedSample],
+    samples: LogReader | Iterable[RecordedSample] | Sequence[LogReader],
     *,
     at: Position,
     diagnostics: Sequence[Diagnostic] = (),
     explained: int | None = None,
     tools: Catalogue | None = None,
     pairing: PairingOptions | None = None,
+    through: Callable[[Iterator[RecordedSample]], Iterator[RecordedSample]] | None = None,
 ) -> PartialScore:
-    """Pair, check (with a ``tools`` catalogue) and score one partition's ``samples`` as the
-    partition at ``at`` (``diagnostics``: the reader's findings, complete once it is read;
-    ``explained`` as :func:`~toolexpect.scoring.score_partition` takes it)."""
+    """Pair, check (with a ``tools`` catalogue) and score one partition's ``samples`` (a log
+    reader, several read one after the other, or samples) as the partition at ``at``
+    (``diagnostics``: the findings of samples given as such, complete once they are read; a
+    reader's own are taken from it; ``explained`` as
+    :func:`~toolexpect.scoring.score_partition` takes it; ``through``: what the runs pass
+    through on their way to scoring, such as a progress display)."""
+    many = isinstance(samples, Sequence) and all(isinstance(log, LogReader) for log in samples)
+    logs: list[LogReader | Iterable[RecordedSample]] = (
+        list(cast("Sequence[LogReader]", samples))
+        if many
+        else [cast("LogReader | Iterable[RecordedSample]", samples)]
+    )
+    readers = [log for log in logs if isinstance(log, LogReader)]
+    if readers:
+        diagnostics = _Findings(readers)
     cases = Spec(tuple(target.case for target in specs.targets))
-    stages = _Stages(pair_runs([cases], [samples], pairing))
-    partial = _scored(specs, stages.of("read"), at, diagnostics, explained, tools)
+    paired = pair_runs([cases], logs, pairing)
+    stages = _Stages(paired, through)
+    notes = paired.notes
+    partial = _scored(specs, stages.of("read"), at, diagnostics, explained, tools, lambda: notes("read"))
     later: tuple[Stage, ...] = ("traces", "runs")
     for number, stage in enumerate(later):
         if stages.has(stage):
             place = (HELD, number, *at)
-            partial = partial.merge(_scored(specs, stages.of(stage), place, (), explained, tools))
+            noted = functools.partial(notes, stage)
+            found = _scored(specs, stages.of(stage), place, (), explained, tools, noted)
+            partial = partial.merge(found)
     return partial
 
 
@@ -68,23 +90,55 @@ def _scored(
     diagnostics: Sequence[Diagnostic],
     explained: int | None,
     tools: Catalogue | None,
+    notes: Callable[[], PairingNotes],
 ) -> PartialScore:
+    """The partial score of ``samples`` at ``at``, with the pairing ``notes`` of its runs
+    (asked for once they are read)."""
     found: list[SampleFinding] = []
     if tools is not None:
         from toolexpect.toolcheck import check_samples
 
         samples = check_samples(samples, tools, found)
-    return score_partition(
+    scored = score_partition(
         specs, samples, at=at, diagnostics=diagnostics, explained=explained, call_findings=found
     )
+    return PartialScore(tuple(replace(part, pairing=notes()) for part in scored.parts))
+
+
+class _Findings(Sequence[Diagnostic]):
+    """The findings of some readers, one after the other, as they are when asked for."""
+
+    def __init__(self, readers: Sequence[LogReader]) -> None:
+        self._readers = readers
+
+    def _all(self) -> list[Diagnostic]:
+        return [finding for reader in self._readers for finding in reader.diagnostics]
+
+    def __len__(self) -> int:
+        return sum(len(reader.diagnostics) for reader in self._readers)
+
+    @overload
+    def __getitem__(self, index: int) -> Diagnostic: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Diagnostic]: ...
+    def __getitem__(self, index: int | slice) -> Diagnostic | Sequence[Diagnostic]:
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[Diagnostic]:
+        for reader in self._readers:
+            yield from reader.diagnostics
 
 
 class _Stages:
     """The runs of a pairing, taken stage by stage (see ``PairedRuns.stage``)."""
 
-    def __init__(self, paired: PairedRuns) -> None:
+    def __init__(
+        self,
+        paired: PairedRuns,
+        through: Callable[[Iterator[RecordedSample]], Iterator[RecordedSample]] | None = None,
+    ) -> None:
         self._paired = paired
-        self._runs = iter(paired)
+        self._runs = through(iter(paired)) if through is not None else iter(paired)
         self._next: tuple[Stage, RecordedSample] | None = None
         self._done = False
 

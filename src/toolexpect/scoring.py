@@ -37,6 +37,7 @@ from toolexpect.matching import (
 from toolexpect.model import Case, Spec
 
 if TYPE_CHECKING:  # toolcheck loads jsonschema, which scoring without --tools never needs
+    from toolexpect.pairing.advice import PairingNotes
     from toolexpect.toolcheck import CallFinding
 
 Position = tuple[int, ...]
@@ -184,6 +185,7 @@ class CompiledSpecs:
         untracked = unreadable = 0
         diagnostics: list[Diagnostic] = []
         call_findings: list[SampleFinding] = []
+        notes: PairingNotes | None = None
         for part in partial.parts:
             if part.tallies and len(part.tallies) != len(tallies):
                 raise ValueError("a partial score of other specs cannot be finished with these")
@@ -200,6 +202,10 @@ class CompiledSpecs:
             unreadable += part.unreadable
             diagnostics.extend(part.diagnostics)
             call_findings.extend(part.call_findings)
+            if part.pairing is not None:
+                notes = part.pairing if notes is None else notes.then(part.pairing)
+        if notes is not None:
+            diagnostics.extend(notes.findings(self.by_name))
         outcomes = tuple(
             CaseOutcome(target.file, target.case, verdict(target.case, tally), tuple(found))
             for target, tally, found in zip(self.targets, tallies, runs, strict=True)
@@ -263,7 +269,9 @@ class Part:
     (``()`` when runs are not kept), the unclaimed samples of its first
     :data:`MAX_UNUSED_IDS` ids and how many samples of later ids (``untracked``), the log
     findings; ``unreadable`` when its log could not be read at all (a finding says why); the
-    recorded calls that break their tool's schema (``score --tools``)."""
+    recorded calls that break their tool's schema (``score --tools``); what pairing its runs
+    noticed (``pairing``: the pairing findings of the whole input are worded from the notes of
+    every part at finish)."""
 
     at: Position
     runs: tuple[tuple[RunResult, ...], ...]
@@ -273,6 +281,7 @@ class Part:
     untracked: int = 0
     unreadable: bool = False
     call_findings: tuple[SampleFinding, ...] = ()
+    pairing: PairingNotes | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -434,3 +434,42 @@ def test_runs_joined_after_reading_come_last_as_in_one_process(
     spread = _cli(capsys, *argv, "--dask", client.scheduler.address)
     assert spread == single
     assert len(json.loads(single[1])["cases"][0]["runs"]) > 5
+
+
+AMBIGUOUS = WEATHER.replace("How cold is it in Oslo today?", "Wie wird das Wetter morgen in Berlin?")
+
+
+@pytest.mark.parametrize(
+    ("spec_text", "option", "codes"),
+    [
+        (AMBIGUOUS, ["--pair-by", "question"], ["R421", "R420"]),
+        (WEATHER, [], ["R420"]),
+        ('case "berlin tomorrow" {\n    expect get_weather(city="Berlin")\n}\n', [], ["R423"]),
+    ],
+    ids=["R421+R420", "R420", "R423"],
+)
+def test_the_pairing_findings_of_the_whole_input_are_given_as_one_process_gives_them(
+    client: Client,
+    spec_text: str,
+    option: list[str],
+    codes: list[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The pairing findings are about every file at once: a question two cases ask, runs left
+    over while cases found none, responses of one run scored one by one. Each file is a partition
+    of its own on the cluster, and the report, findings included, is the one of one process."""
+    spec = tmp_path / "weather.expect"
+    spec.write_text(spec_text, encoding="utf-8")
+    logs = [*sorted((PAIRING / "by_file").glob("*.jsonl")), PAIRING / "conversations.jsonl"]
+    for number, line in enumerate((PAIRING / "by_file" / "berlin-tomorrow.jsonl").read_text().splitlines()):
+        wrapped = tmp_path / f"turn-{number}.jsonl"
+        record = {"metadata": {"case": "berlin tomorrow"}, "response": json.loads(line)}
+        wrapped.write_text(json.dumps(record) + "\n", encoding="utf-8")
+        logs.append(wrapped)
+    argv = [str(spec), *[f"--log={log}" for log in logs], *option]
+    for fmt in ("text", "json"):
+        single = _cli(capsys, *argv, "--format", fmt)
+        spread = _cli(capsys, *argv, "--format", fmt, "--dask", client.scheduler.address)
+        assert spread == single
+        assert [code for code in ("R420", "R421", "R422", "R423") if code in single[2]] == sorted(codes)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, TypeVar, cast
 
 from toolexpect.cli.common import (
@@ -21,18 +21,17 @@ from toolexpect.cli.common import (
     report_pairing_diagnostics,
     write_text,
 )
-from toolexpect.diagnostics import Diagnostic, Severity
+from toolexpect.diagnostics import Severity
 from toolexpect.inputs import distinct_logs, repeated_case_names
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.style import Style
 from toolexpect.specfile import SpecFile
 
 if TYPE_CHECKING:
-    from toolexpect.calls import RecordedSample
     from toolexpect.catalogue import Catalogue
     from toolexpect.pairing import PairingOptions
     from toolexpect.report.compare import Comparison
-    from toolexpect.scoring import SampleFinding, ScoreReport
+    from toolexpect.scoring import ScoreReport
 
 
 __all__ = ["cmd_calls", "cmd_diff", "cmd_score"]
@@ -67,9 +66,8 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``toolexpect score``: score recorded runs against specs and write the reports."""
     from toolexpect.cli.progress import progress, wanted
     from toolexpect.logs import LogError, open_logs
-    from toolexpect.pairing import pair_runs
+    from toolexpect.pairing.advice import PAIRING_CODES
     from toolexpect.report import score as score_report
-    from toolexpect.scoring import score
 
     pairing = _pairing(args, err)
     if pairing is None:
@@ -117,49 +115,46 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     try:
         with progress(err, wanted(err, args.quiet)) as display:
             readers = [] if args.dask is not None else open_logs(log_paths, args.log_format)
-            paired = pair_runs(specs, readers, pairing)
-            samples: Iterator[RecordedSample] = display.samples(paired, ", ".join(log_paths))
-            findings: list[SampleFinding] = []
-            pairing_diagnostics: list[Diagnostic] = []
             plain = pairing == type(pairing)() and bool(readers) and readers[0].format == "canonical"
+            tools = cast("Catalogue | None", catalogue)
             if args.dask is not None:
+                from toolexpect.cli.cluster import score_on_dask
+
                 display.busy("scoring on a Dask cluster")
-                tools = cast("Catalogue | None", catalogue)
                 found = _without_gc(
                     lambda: score_on_dask(args, log_paths, specs, explained, tools, pairing, err)
                 )
                 if found is None:
                     return EXIT_USAGE
-                report, log_diagnostics = found, list(found.log_diagnostics)
+                report = found
             elif catalogue is None and len(readers) == 1 and args.jobs > 1 and plain:
                 from toolexpect.jobs import score_log
 
                 display.busy(f"scoring {log_paths[0]} with up to {args.jobs} processes")
-                report, log_diagnostics = _without_gc(
-                    lambda: score_log(specs, readers[0], args.jobs, explained=explained)
-                )
+                report = _without_gc(lambda: score_log(specs, readers[0], args.jobs, explained=explained))
             else:
-                if catalogue is not None:
-                    from toolexpect.toolcheck import check_samples
+                from toolexpect.partition import score_read
+                from toolexpect.scoring import CompiledSpecs
 
-                    samples = check_samples(samples, cast("Catalogue", catalogue), findings)
-                report = _without_gc(lambda: score(specs, samples, explained=explained))
-                log_diagnostics = [d for r in readers for d in r.diagnostics]
-                pairing_diagnostics = paired.diagnostics
+                compiled = CompiledSpecs.of(specs)
+                shown = ", ".join(log_paths)
+                partial = _without_gc(
+                    lambda: score_read(
+                        compiled,
+                        readers,
+                        at=(0,),
+                        explained=explained,
+                        tools=tools,
+                        pairing=pairing,
+                        through=lambda runs: display.samples(runs, shown),
+                    )
+                )
+                report = compiled.finish(partial)
     except LogError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
-    if findings:
-        from dataclasses import replace
-
-        report = replace(report, call_findings=tuple(findings))
-    report_log_diagnostics(log_diagnostics, err)
-    report_pairing_diagnostics(pairing_diagnostics, err)
-    log_diagnostics = log_diagnostics + pairing_diagnostics
-    if log_diagnostics:
-        from dataclasses import replace as replace_report
-
-        report = replace_report(report, log_diagnostics=tuple(log_diagnostics))
+    report_log_diagnostics([d for d in report.log_diagnostics if d.code not in PAIRING_CODES], err)
+    report_pairing_diagnostics([d for d in report.log_diagnostics if d.code in PAIRING_CODES], err)
     extras = _ScoreExtras(args, files, baseline, report, "html" in formats)
     if not args.output:
         _write_report(report, extras, args.format, out, err)

@@ -10,28 +10,85 @@ each failing alone.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 from toolexpect.calls import RecordedSample
 from toolexpect.diagnostics import Diagnostic, Span, make
+from toolexpect.pairing.counts import Counts, Sets, best_option, counted, joined
 
-__all__ = ["SplitRuns"]
+__all__ = ["Split", "SplitRuns"]
 
 _SHOWN = 3
 
 
+@dataclass(frozen=True, slots=True)
+class Split:
+    """Bare records that paired with the only case ``case`` through a made-up id: how many,
+    the first ids, where the first was read, and the options that would pair them with it
+    and join them (how many runs each, and the keys, files or values, it would join them by)."""
+
+    case: str
+    runs: int = 0
+    ids: tuple[str, ...] = ()
+    path: str | None = None
+    line: int | None = None
+    options: Counts = ()
+    keys: Sets = ()
+
+    def then(self, later: Split | None) -> Split:
+        """These runs, then ``later``'s."""
+        if later is None or not later.runs:
+            return self
+        if not self.runs:
+            return later
+        return Split(
+            self.case,
+            self.runs + later.runs,
+            (self.ids + later.ids)[:_SHOWN],
+            self.path if self.path is not None else later.path,
+            self.line if self.path is not None else later.line,
+            counted(self.options, later.options),
+            joined(self.keys, later.keys),
+        )
+
+    def note(self) -> Diagnostic | None:
+        """The ``R423`` note, when an option would join two or more of the runs."""
+        best = best_option(self.options)
+        if self.runs < 2 or best is None:
+            return None
+        option, count = best
+        into = len(dict(self.keys)[option])
+        if count < 2 or into >= count:
+            return None
+        shown = ", ".join(repr(sid) for sid in self.ids)
+        more = f" and {self.runs - len(self.ids)} more" if self.runs > len(self.ids) else ""
+        these = f"these {count} runs'"
+        if option == "--pair-by file":
+            said = f"{these} log file{'s are' if into != 1 else ' is'} named after the case"
+        else:
+            said = f"{these} field {option.split(' ')[-1]} names the case"
+        return make(
+            "R423",
+            f"{self.runs:,} recorded runs paired with the only case {self.case!r} because a "
+            f"provider made up their ids ({shown}{more}); each response without its request "
+            "is scored as a run of its own",
+            Span.point(self.line, 1) if self.line is not None else None,
+            help=f"if they are the turns of one run, use {option}: {said}, and they would be "
+            f"scored as {into} run{'s' if into != 1 else ''}",
+            path=self.path,
+        )
+
+
 @dataclass(slots=True)
 class SplitRuns:
-    """Bare records that paired with the only case ``case`` through a made-up id, and the
-    options that would pair them with it and join them (state of one pairing)."""
+    """The :class:`Split` of the runs counted since it was last taken (state of one pairing)."""
 
     case: str
     runs: int = 0
     ids: list[str] = field(default_factory=list)
     path: str | None = None
     line: int | None = None
-    options: Counter[str] = field(default_factory=Counter)
+    options: dict[str, int] = field(default_factory=dict)
     keys: dict[str, set[str]] = field(default_factory=dict)
 
     def add(self, sample: RecordedSample, file_case: str | None) -> None:
@@ -52,32 +109,22 @@ class SplitRuns:
             if name == self.case:
                 found.setdefault(f"--case-from {where}", name)
         for option, key in found.items():
-            self.options[option] += 1
+            self.options[option] = self.options.get(option, 0) + 1
             self.keys.setdefault(option, set()).add(key)
 
-    def note(self) -> Diagnostic | None:
-        """The ``R423`` note, when an option would join two or more of the runs."""
-        if self.runs < 2 or not self.options:
+    def take(self) -> Split | None:
+        """The runs counted since the last call (``None`` for none), and start again."""
+        if not self.runs:
             return None
-        option, count = self.options.most_common(1)[0]
-        joined = len(self.keys[option])
-        if count < 2 or joined >= count:
-            return None
-        shown = ", ".join(repr(sid) for sid in self.ids)
-        more = f" and {self.runs - len(self.ids)} more" if self.runs > len(self.ids) else ""
-        these = f"these {count} runs'"
-        if option == "--pair-by file":
-            said = f"{these} log file{'s are' if joined != 1 else ' is'} named after the case"
-        else:
-            said = f"{these} field {option.split(' ')[-1]} names the case"
-        into = f"{joined} run{'s' if joined != 1 else ''}"
-        return make(
-            "R423",
-            f"{self.runs} recorded runs paired with the only case {self.case!r} because a "
-            f"provider made up their ids ({shown}{more}); each response without its request "
-            "is scored as a run of its own",
-            Span.point(self.line, 1) if self.line is not None else None,
-            help=f"if they are the turns of one run, use {option}: {said}, and they would be "
-            f"scored as {into}",
-            path=self.path,
+        taken = Split(
+            self.case,
+            self.runs,
+            tuple(self.ids),
+            self.path,
+            self.line,
+            tuple(sorted(self.options.items())),
+            tuple(sorted((option, frozenset(keys)) for option, keys in self.keys.items())),
         )
+        self.runs, self.ids, self.path, self.line = 0, [], None, None
+        self.options, self.keys = {}, {}
+        return taken

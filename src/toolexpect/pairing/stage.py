@@ -29,16 +29,16 @@ from __future__ import annotations
 
 import os
 import re
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Literal
 
 from toolexpect.calls import RecordedSample, SampleFacts
-from toolexpect.diagnostics import Diagnostic, Span, make
+from toolexpect.diagnostics import Diagnostic
 from toolexpect.logs import LogReader
 from toolexpect.model import Spec
+from toolexpect.pairing.advice import MAX_LEFT_IDS, LeftOver, PairingNotes, noted
 from toolexpect.pairing.facts import facts_of, generated, names_in, trace_id, whitespace
 from toolexpect.pairing.options import PairingOptions
 from toolexpect.pairing.runs import Runs
@@ -57,7 +57,6 @@ Stage = Literal["read", "traces", "runs"]
 
 _SEPARATORS = re.compile(r"[\s_-]+")
 _SUFFIXES = (".gz", ".zst", ".jsonl", ".ndjson", ".json", ".log", ".txt", ".sse")
-_SHOWN = 5
 
 
 def log_stem(path: str | None) -> str | None:
@@ -77,13 +76,46 @@ def log_stem(path: str | None) -> str | None:
 
 @dataclass(slots=True)
 class _Left:
-    """Runs of one id that paired with no case, and which other options would pair them."""
+    """Runs that paired with no case since the notes were last taken (see ``LeftOver``)."""
 
-    count: int = 0
-    path: str | None = None
-    line: int | None = None
-    options: Counter[str] = field(default_factory=Counter)
+    runs: int = 0
+    ids: dict[str | None, None] = field(default_factory=dict)
+    capped: bool = False
+    without_id: int = 0
+    first: tuple[str | None, int | None] | None = None
+    options: dict[str, int] = field(default_factory=dict)
     cases: dict[str, set[str]] = field(default_factory=dict)
+
+    def add(self, sample: RecordedSample, found: dict[str, str]) -> None:
+        """Count ``sample``, which ``found`` says which other options would pair with which case."""
+        self.runs += 1
+        if sample.id is None:
+            self.without_id += 1
+        if sample.id not in self.ids:
+            if len(self.ids) < MAX_LEFT_IDS:
+                self.ids[sample.id] = None
+            else:
+                self.capped = True
+        if self.first is None:
+            self.first = (sample.path, sample.line)
+        for option, name in found.items():
+            self.options[option] = self.options.get(option, 0) + 1
+            self.cases.setdefault(option, set()).add(name)
+
+    def take(self) -> LeftOver:
+        """The runs counted so far, and start again."""
+        taken = LeftOver(
+            self.runs,
+            tuple(self.ids),
+            self.capped,
+            self.without_id,
+            self.first,
+            tuple(sorted(self.options.items())),
+            tuple(sorted((option, frozenset(names)) for option, names in self.cases.items())),
+        )
+        self.runs, self.ids, self.capped, self.without_id, self.first = 0, {}, False, 0, None
+        self.options, self.cases = {}, {}
+        return taken
 
 
 class PairedRuns:
@@ -102,7 +134,6 @@ class PairedRuns:
         options: PairingOptions,
     ) -> None:
         self.options = options
-        self.diagnostics: list[Diagnostic] = []
         self._logs = logs
         cases = [case for spec in specs for case in spec.cases]
         self._names = frozenset(case.name for case in cases)
@@ -119,10 +150,14 @@ class PairedRuns:
             slugs.setdefault(_SEPARATORS.sub("-", name), []).append(name)
         self._slugs = {slug: found[0] for slug, found in slugs.items() if len(found) == 1}
         self._path = options.path
+        self._taken: list[PairingNotes] = []
+        self._closed: dict[Stage, PairingNotes] = {}
         self._paired: set[str] = set()
-        self._left: dict[str | None, _Left] = {}
+        self._left = _Left()
         self._ambiguous: set[str] = set()
-        self._unnamed = _Left()
+        self._asked: list[tuple[str, tuple[str, ...]]] = []
+        self._unnamed = 0
+        self._unnamed_first: tuple[str | None, int | None] | None = None
         alone = self._only is not None and options.by == "id" and options.case_from is None
         self._split = SplitRuns(self._only) if alone and self._only is not None else None
         self.stage: Stage = "read"
@@ -151,17 +186,42 @@ class PairedRuns:
                     alone = runs.add(sample, self._key(sample))
                 if alone is not None:
                     yield self._named(alone, fmt)
+        self._closed["read"] = self.take_notes()
         self.stage = "traces"
         for run in traces.held():
             yield self._named(run, "otel")
+        self._closed["traces"] = self.take_notes()
         self.stage = "runs"
         for run in runs.held():
             yield self._named(run, "provider")
-        self._advise()
-        self._tell_unnamed()
-        split = self._split.note() if self._split is not None else None
-        if split is not None:
-            self.diagnostics.append(split)
+        self._closed["runs"] = self.take_notes()
+
+    def notes(self, stage: Stage) -> PairingNotes:
+        """What pairing noticed about the runs of ``stage`` (complete once they were read)."""
+        return self._closed[stage]
+
+    def take_notes(self) -> PairingNotes:
+        """What pairing noticed about the runs given since the last call (see
+        :mod:`toolexpect.pairing.advice`)."""
+        notes = PairingNotes(
+            self.options.option,
+            frozenset(self._paired),
+            self._left.take(),
+            tuple(self._asked),
+            self._unnamed,
+            self._unnamed_first,
+            self._split.take() if self._split is not None else None,
+        )
+        self._paired, self._asked, self._unnamed, self._unnamed_first = set(), [], 0, None
+        self._taken.append(notes)
+        return notes
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """The pairing findings (``R420`` to ``R423``), complete once every run was read."""
+        self.take_notes()
+        notes = noted(self._taken)
+        return notes.findings(self._names) if notes is not None else []
 
     def _note(self, named: bool, record: Any, sample_id: str | None) -> SampleFacts:
         """The facts of a sample (given to the readers): found case names only when unpaired
@@ -202,14 +262,7 @@ class PairedRuns:
             asked = self._questions.get(question, []) if question is not None else []
             if len(asked) > 1 and question is not None and question not in self._ambiguous:
                 self._ambiguous.add(question)
-                self.diagnostics.append(
-                    make(
-                        "R421",
-                        f"the question {question!r} is the question of cases "
-                        f"{', '.join(repr(name) for name in asked)}; runs asking it paired with none",
-                        help="give each case its own question, or pair by id or with --case-from",
-                    )
-                )
+                self._asked.append((question, tuple(asked)))
             return asked[0] if len(asked) == 1 else None
         if options.by == "file":
             return self._file_case(sample.path)
@@ -251,9 +304,9 @@ class PairedRuns:
             if question is not None:
                 sample = replace(sample, id=question)
             else:
-                self._unnamed.count += 1
-                if self._unnamed.count == 1:
-                    self._unnamed.path, self._unnamed.line = sample.path, sample.line
+                self._unnamed += 1
+                if self._unnamed_first is None:
+                    self._unnamed_first = (sample.path, sample.line)
         if sample.id in self._names:
             # Its own id names a case, and the scorer pairs it with that case.
             self._paired.add(sample.id)
@@ -265,10 +318,6 @@ class PairedRuns:
     def _leftover(self, sample: RecordedSample, own: str | None) -> None:
         """Count a run that paired with no case (its own id ``own``), and the options that
         would have paired it."""
-        left = self._left.get(sample.id)
-        if left is None:
-            left = self._left[sample.id] = _Left(path=sample.path, line=sample.line)
-        left.count += 1
         facts = sample.facts
         found: dict[str, str] = {}
         if own in self._names:
@@ -285,96 +334,7 @@ class PairedRuns:
         for where, name in facts.names if facts is not None else ():
             if where != self.options.case_from:
                 found.setdefault(f"--case-from {where}", name)
-        for option, name in found.items():
-            left.options[option] += 1
-            left.cases.setdefault(option, set()).add(name)
-
-    def _advise(self) -> None:
-        """The ``R420`` finding: runs left over while cases found none, and a better option."""
-        missing = sorted(self._names - self._paired)
-        if not self._left or not missing:
-            return
-        runs = sum(left.count for left in self._left.values())
-        ids = [
-            repr(sid) if sid is not None else f"{left.count} without an id"
-            for sid, left in self._left.items()
-        ]
-        message = (
-            f"{runs} recorded run{'s' if runs != 1 else ''} paired with no case "
-            f"({_listed(ids)}) and {len(missing)} case{'s' if len(missing) != 1 else ''} "
-            f"found none ({_listed([repr(name) for name in missing])}), pairing with "
-            f"{self.options.option}"
-        )
-        totals: Counter[str] = Counter()
-        cases: dict[str, set[str]] = {}
-        for left in self._left.values():
-            totals.update(left.options)
-            for option, names in left.cases.items():
-                cases.setdefault(option, set()).update(names)
-        if totals:
-            option, count = totals.most_common(1)[0]
-            key = option.split(" ")[-1]
-            what = _WHAT.get(key, f"field {key}")
-            if count == 1 and key in _WHAT:
-                what = what[:-1]
-            number = len(cases[option] & set(missing)) or len(cases[option])
-            of_cases = _of_cases(option) if number != 1 else _of_cases(option)[:-1]
-            help_text = (
-                f"{_these(count)} {what} equal{'s' if count == 1 else ''} the "
-                f"{of_cases} of {number} case{'s' if number != 1 else ''}: use {option}"
-            )
-        else:
-            others = [f"{option} ({what})" for option, what in _OPTIONS if option != self.options.option]
-            help_text = (
-                "name each run after its case, or pair with "
-                f"{', '.join(others[:-1])} or {others[-1]}"
-            )
-        first = next(iter(self._left.values()))
-        span = Span.point(first.line, 1) if first.line is not None else None
-        self.diagnostics.append(make("R420", message, span, help=help_text, path=first.path))
-
-    def _tell_unnamed(self) -> None:
-        """The ``R422`` finding: runs to be named by question (no specs) that hold none."""
-        left = self._unnamed
-        if not left.count:
-            return
-        runs = f"{left.count} recorded run{'s' if left.count != 1 else ''}"
-        self.diagnostics.append(
-            make(
-                "R422",
-                f"{runs} {'hold' if left.count != 1 else 'holds'} no user question to be named"
-                " by, pairing with --pair-by question; they keep their own ids",
-                Span.point(left.line, 1) if left.line is not None else None,
-                help="a run's question is the first user message of its request, which these "
-                "records do not log: pair by id, by file or with --case-from PATH",
-                path=left.path,
-            )
-        )
-
-
-_OPTIONS = (
-    ("--pair-by id", "the runs' ids"),
-    ("--pair-by question", "the cases' question statements"),
-    ("--pair-by file", "the log files' names"),
-    ("--case-from PATH", "a field of each record"),
-)
-
-_WHAT = {"question": "user questions", "file": "log file names", "id": "ids"}
-
-
-def _these(count: int) -> str:
-    return "this run's" if count == 1 else f"these {count} runs'"
-
-
-def _of_cases(option: str) -> str:
-    if option.endswith("question"):
-        return "questions"
-    return "names"
-
-
-def _listed(items: Sequence[str]) -> str:
-    shown = ", ".join(items[:_SHOWN])
-    return shown + (f" and {len(items) - _SHOWN} more" if len(items) > _SHOWN else "")
+        self._left.add(sample, found)
 
 
 def pair_runs(

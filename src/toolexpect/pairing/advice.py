@@ -1,0 +1,200 @@
+"""What the pairing stage noticed, as data that joins across partitions: ``R420`` to ``R423``.
+
+The pairing findings are about the whole input (runs left over while cases found none, a
+question several cases ask, runs without a question to be named by, runs that may be the
+turns of one run), but the input may be read in partitions (``score -j``, ``--dask``).
+Each partition's pairing gives :class:`PairingNotes`: counts, the first ids and places, and
+which other option would have paired its runs. :meth:`PairingNotes.then` joins the notes
+of two partitions in input order (associative, so any grouping gives the same notes), and
+:meth:`PairingNotes.findings` words them once, at the end, exactly as for the input read
+in one go.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from toolexpect.diagnostics import Diagnostic, Span, make
+from toolexpect.pairing.counts import Counts, Sets, best_option, counted, joined
+from toolexpect.pairing.split import Split
+
+__all__ = ["MAX_LEFT_IDS", "PAIRING_CODES", "LeftOver", "PairingNotes", "noted"]
+
+PAIRING_CODES = frozenset({"R420", "R421", "R422", "R423"})
+"""The codes of the pairing findings (the others among a report's log findings are the readers')."""
+
+MAX_LEFT_IDS = 1000
+"""How many distinct ids of left-over runs the notes keep (the first ones, in input order)."""
+
+_SHOWN = 5
+
+Where = tuple[str | None, int | None]
+"""Where a record was read: its log and line."""
+
+@dataclass(frozen=True, slots=True)
+class LeftOver:
+    """Runs that paired with no case: how many, their first distinct ids in input order
+    (``None`` for runs without an id; ``capped`` when there were more than
+    :data:`MAX_LEFT_IDS`), how many had no id, where the first was read, and how many of
+    them each other option would have paired, with the cases it would have paired them with."""
+
+    runs: int = 0
+    ids: tuple[str | None, ...] = ()
+    capped: bool = False
+    without_id: int = 0
+    first: Where | None = None
+    options: Counts = ()
+    cases: Sets = ()
+
+    def then(self, later: LeftOver) -> LeftOver:
+        """These runs, then ``later``'s."""
+        if not later.runs:
+            return self
+        if not self.runs:
+            return later
+        known = set(self.ids)
+        ids = [*self.ids, *(sid for sid in later.ids if sid not in known)]
+        return LeftOver(
+            self.runs + later.runs,
+            tuple(ids[:MAX_LEFT_IDS]),
+            self.capped or later.capped or len(ids) > MAX_LEFT_IDS,
+            self.without_id + later.without_id,
+            self.first,
+            counted(self.options, later.options),
+            joined(self.cases, later.cases),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PairingNotes:
+    """What pairing some runs noticed (see module): the cases they paired with, the runs
+    left over, the questions several cases ask (with those cases, in input order), the runs
+    that hold no question to be named by (without specs, by question), and the runs that
+    may be the turns of one run (``split``)."""
+
+    option: str
+    paired: frozenset[str] = frozenset()
+    left: LeftOver = field(default_factory=LeftOver)
+    ambiguous: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    unnamed: int = 0
+    unnamed_first: Where | None = None
+    split: Split | None = None
+
+    def then(self, later: PairingNotes) -> PairingNotes:
+        """These notes, then ``later``'s (the partition after: associative, not commutative)."""
+        asked = {question for question, _ in self.ambiguous}
+        split = later.split if self.split is None else self.split.then(later.split)
+        return replace(
+            self,
+            paired=self.paired | later.paired,
+            left=self.left.then(later.left),
+            ambiguous=self.ambiguous + tuple(item for item in later.ambiguous if item[0] not in asked),
+            unnamed=self.unnamed + later.unnamed,
+            unnamed_first=self.unnamed_first or later.unnamed_first,
+            split=split,
+        )
+
+    def findings(self, names: Iterable[str]) -> list[Diagnostic]:
+        """The findings of these notes, with ``names`` the cases runs could pair with: ``R421``
+        for each question several cases ask, ``R420``, ``R422``, ``R423``."""
+        found = [_ambiguous(question, asked) for question, asked in self.ambiguous]
+        missing = sorted(set(names) - self.paired)
+        if self.left.runs and missing:
+            found.append(_left_over(self.left, missing, self.option))
+        if self.unnamed:
+            found.append(_unnamed(self.unnamed, self.unnamed_first))
+        note = self.split.note() if self.split is not None else None
+        if note is not None:
+            found.append(note)
+        return found
+
+
+def noted(notes: Sequence[PairingNotes]) -> PairingNotes | None:
+    """The notes of partitions in input order, joined (``None`` for none)."""
+    total = None
+    for note in notes:
+        total = note if total is None else total.then(note)
+    return total
+
+
+def _ambiguous(question: str, asked: Sequence[str]) -> Diagnostic:
+    return make(
+        "R421",
+        f"the question {question!r} is the question of cases "
+        f"{', '.join(repr(name) for name in asked)}; runs asking it paired with none",
+        help="give each case its own question, or pair by id or with --case-from",
+    )
+
+
+def _left_over(left: LeftOver, missing: Sequence[str], option: str) -> Diagnostic:
+    """``R420``: runs left over while cases found none, and a better option."""
+    runs = left.runs
+    ids = [repr(sid) if sid is not None else f"{left.without_id} without an id" for sid in left.ids]
+    message = (
+        f"{runs:,} recorded run{'s' if runs != 1 else ''} paired with no case "
+        f"({_listed(ids, left.capped)}) and {len(missing)} case{'s' if len(missing) != 1 else ''} "
+        f"found none ({_listed([repr(name) for name in missing])}), pairing with {option}"
+    )
+    best = best_option(left.options)
+    if best is not None:
+        better, count = best
+        key = better.split(" ")[-1]
+        what = _WHAT.get(key, f"field {key}")
+        if count == 1 and key in _WHAT:
+            what = what[:-1]
+        cases = dict(left.cases)[better]
+        number = len(cases & set(missing)) or len(cases)
+        of_cases = _of_cases(better) if number != 1 else _of_cases(better)[:-1]
+        help_text = (
+            f"{_these(count)} {what} equal{'s' if count == 1 else ''} the "
+            f"{of_cases} of {number} case{'s' if number != 1 else ''}: use {better}"
+        )
+    else:
+        others = [f"{other} ({what})" for other, what in _OPTIONS if other != option]
+        help_text = f"name each run after its case, or pair with {', '.join(others[:-1])} or {others[-1]}"
+    path, line = left.first or (None, None)
+    span = Span.point(line, 1) if line is not None else None
+    return make("R420", message, span, help=help_text, path=path)
+
+
+def _unnamed(count: int, first: Where | None) -> Diagnostic:
+    """``R422``: runs to be named by question (no specs) that hold none."""
+    path, line = first or (None, None)
+    runs = f"{count:,} recorded run{'s' if count != 1 else ''}"
+    return make(
+        "R422",
+        f"{runs} {'hold' if count != 1 else 'holds'} no user question to be named"
+        " by, pairing with --pair-by question; they keep their own ids",
+        Span.point(line, 1) if line is not None else None,
+        help="a run's question is the first user message of its request, which these "
+        "records do not log: pair by id, by file or with --case-from PATH",
+        path=path,
+    )
+
+
+_OPTIONS = (
+    ("--pair-by id", "the runs' ids"),
+    ("--pair-by question", "the cases' question statements"),
+    ("--pair-by file", "the log files' names"),
+    ("--case-from PATH", "a field of each record"),
+)
+
+_WHAT = {"question": "user questions", "file": "log file names", "id": "ids"}
+
+
+def _these(count: int) -> str:
+    return "this run's" if count == 1 else f"these {count} runs'"
+
+
+def _of_cases(option: str) -> str:
+    if option.endswith("question"):
+        return "questions"
+    return "names"
+
+
+def _listed(items: Sequence[str], more: bool = False) -> str:
+    shown = ", ".join(items[:_SHOWN])
+    if more:
+        return shown + f" and over {len(items) - _SHOWN:,} more"
+    return shown + (f" and {len(items) - _SHOWN} more" if len(items) > _SHOWN else "")
