@@ -67,13 +67,16 @@ class SampleFacts:
     request's messages (empty when the record holds no request), so that a later record whose
     history begins with this one's is known to continue it; ``names``: places in the record
     (``(path, value)``) whose text is a case name, kept only for a record that pairs with no
-    case, to suggest a pairing option.
+    case, to suggest a pairing option; ``asks``: the place in ``history`` of the first user
+    message (``None`` when there is none), by which records of one conversation are told apart
+    from others that share its opening (a system prompt).
     """
 
     question: str | None = None
     key: str | None = None
     history: tuple[int, ...] = ()
     names: tuple[tuple[str, str], ...] = ()
+    asks: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,9 @@ runs that task again (scattered data would be lost for good). Each log is survey
 (:func:`toolexpect.shards.survey_log`: its format, and for a local canonical JSON Lines log its
 stretches), each shard is read and scored on a worker (:func:`toolexpect.shards.score_shard`,
 the one scorer), and the partial scores are merged here as they arrive, in whatever order: the
-merge is associative and commutative, so the report is the one a single process gives. A task
+merge is associative and commutative, so the report is the one a single process gives. Logs
+whose runs may join runs of other logs (:mod:`toolexpect.linked`) are then read together, one
+task per group, and their joined runs replace those each gave alone. A task
 whose worker dies is run again (Dask's own retries); a log that cannot be read is reported with
 its path, and the rest is scored. See docs/scale.md.
 """
@@ -20,8 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
+from toolexpect.linked import Links, without_held
 from toolexpect.scoring import CompiledSpecs, PartialScore, ScoreReport
-from toolexpect.shards import BLOCKSIZE, Shard, list_logs, score_shard, survey_log, unreadable
+from toolexpect.shards import BLOCKSIZE, Shard, list_logs, score_shard, score_together, survey_log, unreadable
 
 T = TypeVar("T")
 
@@ -139,6 +142,7 @@ def _run(
     arriving = as_completed(futures, with_results=True)
     del futures  # each result leaves the cluster's memory once merged (see release below)
     whole: dict[int, Shard] = {}
+    links = Links()
     for future, partial in arriving:
         if future.status != "finished":
             raise LostWork(f"the cluster lost the scoring of {shard_of[future.key].log}: {partial!r}")
@@ -148,7 +152,7 @@ def _run(
             shard = shard_of[future.key]
             whole[shard.at[0]] = Shard(shard.log, (shard.at[0], -1), shard.fmt)
         else:
-            total = total.merge(partial)
+            total = total.merge(links.add(partial))
         merging += time.perf_counter() - started
     if whole:
         total = PartialScore(tuple(part for part in total.parts if part.at[0] not in whole))
@@ -158,6 +162,26 @@ def _run(
             total = total.merge(partial)
     seconds["read and score"] = _lap(clock) - merging
     seconds["merge"] = merging
+    groups = links.groups()
+    if groups:  # logs whose runs may join: read together, their joined runs replace their own
+        clock = time.perf_counter()
+        total = without_held(total, {log for group in groups for log in group})
+        by_log = {shard.at[0]: shard for shard in shards}
+        together = [[by_log[log] for log in group] for group in groups]
+        count = len(together)
+        for partial in client.gather(
+            client.map(
+                score_together,
+                [shipped] * count,
+                together,
+                [explained] * count,
+                [checked] * count,
+                [pairing] * count,
+                retries=RETRIES,
+            )
+        ):
+            total = total.merge(partial)
+        seconds["logs read together"] = _lap(clock)
     clock = time.perf_counter()
     report = compiled.finish(total)
     seconds["finish"] = _lap(clock)

@@ -36,10 +36,14 @@ if TYPE_CHECKING:
     from toolexpect.pairing.advice import PairingNotes
     from toolexpect.scoring import SampleFinding
 
-__all__ = ["HELD", "score_read"]
+__all__ = ["HELD", "LATER", "score_held", "score_read"]
 
 HELD = 1 << 62
 """The first number of the position of runs given once their log was read: after any log's."""
+
+LATER: tuple[Stage, ...] = ("traces", "runs")
+"""The stages of the runs given once the logs are read, in their order (second number of HELD
+positions)."""
 
 
 def score_read(
@@ -73,14 +77,52 @@ def score_read(
     stages = _Stages(paired, through)
     notes = paired.notes
     partial = _scored(specs, stages.of("read"), at, diagnostics, explained, tools, lambda: notes("read"))
-    later: tuple[Stage, ...] = ("traces", "runs")
-    for number, stage in enumerate(later):
+    joins = paired.joins
+    for number, stage in enumerate(LATER):
         if stages.has(stage):
             place = (HELD, number, *at)
-            noted = functools.partial(notes, stage)
+            noted = functools.partial(_with_joins, notes, stage, joins)
             found = _scored(specs, stages.of(stage), place, (), explained, tools, noted)
             partial = partial.merge(found)
+            joins = (frozenset(), frozenset())  # carried once, by the first held part
     return partial
+
+
+def score_held(
+    specs: CompiledSpecs,
+    logs: Sequence[LogReader],
+    places: Sequence[Position],
+    *,
+    explained: int | None = None,
+    tools: Catalogue | None = None,
+    pairing: PairingOptions | None = None,
+) -> PartialScore:
+    """The runs that pairing gives once ``logs`` are read (joined records), when the logs are
+    read together: scored as :func:`score_read` scores those of each log read alone, each run
+    at the place of the log it began in (``places``, the logs' positions). An engine that
+    scored each log alone scores this way the logs whose runs may join (see
+    :mod:`toolexpect.shards`): only these runs change, and they replace the logs' own."""
+    cases = Spec(tuple(target.case for target in specs.targets))
+    paired = pair_runs([cases], list(logs), pairing)
+    stages = _Stages(paired)
+    for _ in stages.of("read"):
+        pass  # given as read: the same whether a log is read alone or not, and scored so
+    partial = specs.empty()
+    while (segment := stages.peek()) is not None:
+        stage, log = segment
+        place = (HELD, LATER.index(stage), *places[log])
+        noted = functools.partial(paired.notes, stage, log)
+        found = _scored(specs, stages.of(stage, log), place, (), explained, tools, noted)
+        partial = partial.merge(found)
+    return partial
+
+
+def _with_joins(
+    notes: Callable[[Stage], PairingNotes], stage: Stage, joins: tuple[frozenset[int], frozenset[int]]
+) -> PairingNotes:
+    found = notes(stage)
+    offers, probes = joins
+    return replace(found, offers=offers, probes=probes) if offers or probes else found
 
 
 def _scored(
@@ -130,7 +172,7 @@ class _Findings(Sequence[Diagnostic]):
 
 
 class _Stages:
-    """The runs of a pairing, taken stage by stage (see ``PairedRuns.stage``)."""
+    """The runs of a pairing, taken stage by stage (see ``PairedRuns.segment``)."""
 
     def __init__(
         self,
@@ -139,22 +181,28 @@ class _Stages:
     ) -> None:
         self._paired = paired
         self._runs = through(iter(paired)) if through is not None else iter(paired)
-        self._next: tuple[Stage, RecordedSample] | None = None
+        self._next: tuple[tuple[Stage, int], RecordedSample] | None = None
         self._done = False
 
-    def has(self, stage: Stage) -> bool:
-        """True when the next run comes from ``stage``."""
+    def peek(self) -> tuple[Stage, int] | None:
+        """The stage of the next run and the number of the log it began in (``None``: no more)."""
         if self._next is None and not self._done:
             sample = next(self._runs, None)
             if sample is None:
                 self._done = True
             else:
-                self._next = (self._paired.stage, sample)
-        return self._next is not None and self._next[0] == stage
+                self._next = (self._paired.segment, sample)
+        return self._next[0] if self._next is not None else None
 
-    def of(self, stage: Stage) -> Iterator[RecordedSample]:
-        """The runs from ``stage``, up to the first from another."""
-        while self.has(stage):
+    def has(self, stage: Stage) -> bool:
+        """True when the next run comes from ``stage``."""
+        segment = self.peek()
+        return segment is not None and segment[0] == stage
+
+    def of(self, stage: Stage, log: int | None = None) -> Iterator[RecordedSample]:
+        """The runs from ``stage`` (that began in the ``log``-th log), up to the first from
+        elsewhere."""
+        while (segment := self.peek()) is not None and segment[0] == stage and log in (None, segment[1]):
             assert self._next is not None
             sample = self._next[1]
             self._next = None

@@ -473,3 +473,27 @@ def test_the_pairing_findings_of_the_whole_input_are_given_as_one_process_gives_
         spread = _cli(capsys, *argv, "--format", fmt, "--dask", client.scheduler.address)
         assert spread == single
         assert [code for code in ("R420", "R421", "R422", "R423") if code in single[2]] == sorted(codes)
+
+
+def test_a_conversation_logged_across_rotated_files_is_one_run_as_in_one_process(
+    client: Client, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each file is a partition of its own; the records of a conversation spread over three
+    files are joined on the cluster as one process joins them, and -v says so."""
+    spec = tmp_path / "weather.expect"
+    spec.write_text(WEATHER, encoding="utf-8")
+    records = (PAIRING / "conversations.jsonl").read_text(encoding="utf-8").splitlines()
+    logs = []
+    for number, lines in enumerate((records[0:4], records[4:7], records[7:9])):
+        log = tmp_path / f"rotated-{number}.jsonl"
+        log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        logs.append(log)
+    argv = [str(spec), "--log", str(tmp_path / "rotated-*.jsonl"), "--case-from", "metadata.case"]
+    for fmt in ("text", "json"):
+        single = _cli(capsys, *argv, "--format", fmt)
+        spread = _cli(capsys, *argv, "--format", fmt, "--dask", client.scheduler.address)
+        assert spread == single
+    assert "3 passed" in _cli(capsys, *argv)[1]
+    code, _, err = _cli(capsys, *argv, "--dask", client.scheduler.address, "-v")
+    assert code == 0
+    assert "logs read together" in err

@@ -70,8 +70,10 @@ class LeftOver:
 class PairingNotes:
     """What pairing some runs noticed (see module): the cases they paired with, the runs
     left over, the questions several cases ask (with those cases, in input order), the runs
-    that hold no question to be named by (without specs, by question), and the runs that
-    may be the turns of one run (``split``)."""
+    that hold no question to be named by (without specs, by question), the runs that may be
+    the turns of one run (``split``), and the join handles the log's held records offer and
+    look for (``offers``, ``probes``, see :mod:`toolexpect.pairing.runs`: an engine reads
+    them to find the logs whose runs may join, and drops them)."""
 
     option: str
     paired: frozenset[str] = frozenset()
@@ -80,6 +82,8 @@ class PairingNotes:
     unnamed: int = 0
     unnamed_first: Where | None = None
     split: Split | None = None
+    offers: frozenset[int] = frozenset()
+    probes: frozenset[int] = frozenset()
 
     def then(self, later: PairingNotes) -> PairingNotes:
         """These notes, then ``later``'s (the partition after: associative, not commutative)."""
@@ -93,7 +97,27 @@ class PairingNotes:
             unnamed=self.unnamed + later.unnamed,
             unnamed_first=self.unnamed_first or later.unnamed_first,
             split=split,
+            offers=self.offers | later.offers,
+            probes=self.probes | later.probes,
         )
+
+    def renamed(self, path: str, log: str) -> PairingNotes:
+        """These notes with the log at ``path`` named ``log`` (as the user named it)."""
+
+        def named(where: Where | None) -> Where | None:
+            return (log, where[1]) if where is not None and where[0] == path else where
+
+        split = self.split
+        if split is not None:
+            keys = tuple(
+                (option, frozenset(log if key == path else key for key in keys))
+                if option == "--pair-by file"
+                else (option, keys)
+                for option, keys in split.keys
+            )
+            split = replace(split, path=log if split.path == path else split.path, keys=keys)
+        left = replace(self.left, first=named(self.left.first))
+        return replace(self, left=left, unnamed_first=named(self.unnamed_first), split=split)
 
     def findings(self, names: Iterable[str]) -> list[Diagnostic]:
         """The findings of these notes, with ``names`` the cases runs could pair with: ``R421``

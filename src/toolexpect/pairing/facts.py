@@ -162,6 +162,15 @@ def question_of(messages: list[Any] | str | None) -> str | None:
     return None
 
 
+def _asks(messages: list[Any] | str | None) -> int | None:
+    """The place of the first user message among ``messages`` (``None`` for none)."""
+    if isinstance(messages, list):
+        for number, message in enumerate(messages):
+            if isinstance(message, dict) and _role(message) in _USER:
+                return number
+    return None
+
+
 def _digests(messages: list[Any] | str | None) -> tuple[int, ...]:
     if not isinstance(messages, list):
         return ()
@@ -200,7 +209,7 @@ def facts_of(record: Any, path: FieldPath | None) -> SampleFacts:
         found = lookup(record, path)
         if isinstance(found, str | int) and not isinstance(found, bool):
             key = str(found)
-    return SampleFacts(question_of(messages), key, _digests(messages))
+    return SampleFacts(question_of(messages), key, _digests(messages), asks=_asks(messages))
 
 
 def names_in(record: Any, names: frozenset[str]) -> tuple[tuple[str, str], ...]:

@@ -10,10 +10,20 @@ a call id seen before in the run is not added again.
 
 Samples that nothing can join later (no history, and not grouped by key) pass straight
 through, so such logs stream as before; held runs are given in the order they began.
+
+Each held record also leaves *join handles* (64-bit digests): what it offers to records that
+would join it (:attr:`Runs.offers`) and what it would look for (:attr:`Runs.probes`). Two
+records of different logs can only be records of one run when one offers what the other
+offers or looks for, so an engine that pairs each log on its own knows which logs to pair
+together (see :mod:`toolexpect.linked`). A record offers, and looks for, the digest of its
+history up to its first user message (every record of its conversation has the same); with
+no user message, it offers its whole history's digest, which a later record looks for among
+the digests before its own first user message; grouped by key, it offers its key.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 
 from toolexpect.calls import RecordedSample, SampleFacts, ToolCall
@@ -56,8 +66,13 @@ class _Run:
 class Runs:
     """The runs of one pairing: samples in, runs out (state of one call, never shared)."""
 
-    def __init__(self, by_key: bool) -> None:
+    def __init__(self, by_key: bool, space: str = "") -> None:
+        """Join runs by history, and by key when ``by_key``; ``space`` tells the join handles
+        of this set of runs from those of another."""
         self.by_key = by_key
+        self.space = space
+        self.offers: set[int] = set()
+        self.probes: set[int] = set()
         self._held: list[_Run] = []
         self._latest: dict[str, _Run] = {}
         self._ends: dict[int, _Run] = {}
@@ -69,7 +84,10 @@ class Runs:
 
     def add(self, sample: RecordedSample, key: str | None) -> RecordedSample | None:
         """``sample`` when it is a run on its own, else ``None`` (held, given by :meth:`held`)."""
-        history = sample.facts.history if sample.facts is not None else ()
+        facts = sample.facts
+        history = facts.history if facts is not None else ()
+        if history or (self.by_key and key is not None):
+            self._handles(history, facts.asks if facts is not None else None, key)
         if history:
             run = None
             for digest in reversed(history[:-1]):
@@ -92,6 +110,24 @@ class Runs:
         else:
             run.add(sample.calls)
         return None
+
+    def _handles(self, history: tuple[int, ...], asks: int | None, key: str | None) -> None:
+        """Note the join handles of a held record (see module)."""
+        if history:
+            if asks is not None and asks < len(history):
+                self.offers.add(self._handle("u", history[asks]))
+                before = asks
+            else:
+                self.offers.add(self._handle("p", history[-1]))
+                before = len(history) - 1
+            for digest in history[:before]:
+                self.probes.add(self._handle("p", digest))
+        if self.by_key and key is not None:
+            self.offers.add(self._handle("k", key))
+
+    def _handle(self, kind: str, value: object) -> int:
+        text = f"{self.space}\x00{kind}\x00{value}".encode("utf-8", "surrogatepass")
+        return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
 
     def held(self) -> Iterator[RecordedSample]:
         """The held runs, in the order they began."""

@@ -121,10 +121,13 @@ class _Left:
 class PairedRuns:
     """The runs of some logs, each named after the case it pairs with; read once.
 
-    ``diagnostics`` holds the pairing findings (``R420``, ``R421``) once every run was read.
+    ``diagnostics`` holds the pairing findings (``R420`` to ``R423``) once every run was
+    read, :meth:`notes` what pairing noticed about the runs of a stage, as data.
     ``stage`` says where the run just given comes from: ``read`` (given as the logs are
     read), then, once every log is read, ``traces`` (spans joined by trace), then ``runs``
-    (records joined by history or key), each in the order they began.
+    (records joined by history or key), each in the order they began; ``segment`` adds the
+    number of the log it was read from, or began in. ``joins``: the join handles the held
+    records offer and look for (see :mod:`toolexpect.pairing.runs`), once every log is read.
     """
 
     def __init__(
@@ -151,7 +154,7 @@ class PairedRuns:
         self._slugs = {slug: found[0] for slug, found in slugs.items() if len(found) == 1}
         self._path = options.path
         self._taken: list[PairingNotes] = []
-        self._closed: dict[Stage, PairingNotes] = {}
+        self._closed: dict[tuple[Stage, int], PairingNotes] = {}
         self._paired: set[str] = set()
         self._left = _Left()
         self._ambiguous: set[str] = set()
@@ -161,14 +164,19 @@ class PairedRuns:
         alone = self._only is not None and options.by == "id" and options.case_from is None
         self._split = SplitRuns(self._only) if alone and self._only is not None else None
         self.stage: Stage = "read"
+        self.segment: tuple[Stage, int] = ("read", 0)
+        self.joins: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
 
     def __iter__(self) -> Iterator[RecordedSample]:
         """The runs, in log order (runs put together from several records when they end)."""
         grouped = self.options.case_from is not None or self.options.by != "id"
-        runs, traces = Runs(grouped), Runs(True)
-        for log in self._logs:
+        runs, traces = Runs(grouped, "runs"), Runs(True, "traces")
+        began: dict[str | None, int] = {}  # the number of each log, by its path
+        for number, log in enumerate(self._logs):
+            self._enter("read", number)
             if isinstance(log, LogReader):
                 fmt = log.format
+                began.setdefault(log.path, number)
                 named = self._file_case(log.path) is not None
                 samples: Iterable[RecordedSample] = log.samples(partial(self._note, named))
             else:
@@ -186,19 +194,30 @@ class PairedRuns:
                     alone = runs.add(sample, self._key(sample))
                 if alone is not None:
                     yield self._named(alone, fmt)
-        self._closed["read"] = self.take_notes()
-        self.stage = "traces"
-        for run in traces.held():
-            yield self._named(run, "otel")
-        self._closed["traces"] = self.take_notes()
-        self.stage = "runs"
-        for run in runs.held():
-            yield self._named(run, "provider")
-        self._closed["runs"] = self.take_notes()
+        self.joins = (frozenset(traces.offers | runs.offers), frozenset(traces.probes | runs.probes))
+        later: tuple[tuple[Stage, Runs, str], ...] = (("traces", traces, "otel"), ("runs", runs, "provider"))
+        for stage, held, fmt in later:
+            for run in held.held():
+                self._enter(stage, began.get(run.path, 0))
+                yield self._named(run, fmt)
+        self._closed[self.segment] = self.take_notes()
 
-    def notes(self, stage: Stage) -> PairingNotes:
-        """What pairing noticed about the runs of ``stage`` (complete once they were read)."""
-        return self._closed[stage]
+    def _enter(self, stage: Stage, log: int) -> None:
+        """The runs given next come from ``stage`` and began in the ``log``-th log: close the
+        notes of the runs given so far when they came from elsewhere."""
+        if (stage, log) != self.segment:
+            self._closed[self.segment] = self.take_notes()
+            self.stage, self.segment = stage, (stage, log)
+
+    def notes(self, stage: Stage, log: int | None = None) -> PairingNotes:
+        """What pairing noticed about the runs of ``stage`` (that began in the ``log``-th log;
+        of every log by default), complete once they were read."""
+        found = [
+            notes
+            for (where, number), notes in self._closed.items()
+            if where == stage and (log is None or number == log)
+        ]
+        return noted(found) or PairingNotes(self.options.option)
 
     def take_notes(self) -> PairingNotes:
         """What pairing noticed about the runs given since the last call (see

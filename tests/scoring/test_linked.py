@@ -1,0 +1,142 @@
+"""Runs spread over several logs, scored one log per partition, as any engine scores them.
+
+Each log is scored alone (``score_shard``); the join handles its held records leave tell which
+logs may hold records of one run (``Links``); those logs are read together (``score_together``)
+and their joined runs replace the runs each gave alone. The report is the one of one process
+reading every log, byte for byte, and logs that share only an opening (a system prompt) are
+never read together.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from toolexpect.api import parse_spec
+from toolexpect.linked import Links, without_held
+from toolexpect.logs import open_logs
+from toolexpect.pairing import PairingOptions
+from toolexpect.partition import score_read
+from toolexpect.report.score import render
+from toolexpect.scoring import CompiledSpecs, ScoreReport
+from toolexpect.shards import Shard, score_shard, score_together, survey_log
+
+ROOT = Path(__file__).resolve().parents[2]
+PAIRING = ROOT / "tests" / "fixtures" / "pairing"
+OTEL = ROOT / "tests" / "fixtures" / "logs" / "otel" / "traces.json"
+SPEC = (PAIRING / "weather.expect").read_text(encoding="utf-8")
+
+
+def _engine(
+    spec: str, logs: list[Path], options: PairingOptions, order: list[int] | None = None
+) -> tuple[ScoreReport, list[tuple[int, ...]]]:
+    """The report of scoring each log alone, in ``order``, then the linked logs together."""
+    compiled = CompiledSpecs.of([parse_spec(spec, "weather")])
+    shards = [shard for number, log in enumerate(logs) for shard in survey_log(str(log), number)]
+    links = Links()
+    total = compiled.empty()
+    for number in order if order is not None else range(len(shards)):
+        partial = score_shard(compiled, shards[number], pairing=options)
+        assert partial is not None
+        total = total.merge(links.add(partial))
+    groups = links.groups()
+    total = without_held(total, {log for group in groups for log in group})
+    by_log: dict[int, Shard] = {shard.at[0]: shard for shard in shards}
+    for group in reversed(groups):
+        total = total.merge(score_together(compiled, [by_log[log] for log in group], pairing=options))
+    return compiled.finish(total), groups
+
+
+def _one_process(spec: str, logs: list[Path], options: PairingOptions) -> ScoreReport:
+    compiled = CompiledSpecs.of([parse_spec(spec, "weather")])
+    readers = open_logs([str(log) for log in logs])
+    return compiled.finish(score_read(compiled, readers, at=(0,), pairing=options))
+
+
+def _rotated(folder: Path) -> list[Path]:
+    """The three conversations of the pairing fixtures logged into files rotated mid-way, with
+    another conversation (same system prompt, its own question) in a file between them."""
+    records = (PAIRING / "conversations.jsonl").read_text(encoding="utf-8").splitlines()
+    other = [
+        line.replace("Wie wird das Wetter morgen in Berlin?", "Und in Hamburg?").replace(
+            '"berlin tomorrow"', '"hamburg"'
+        )
+        for line in records[:3]
+    ]
+    files = {
+        "rot-0.jsonl": records[0:4],  # Berlin whole, Lisbon's first record
+        "other.jsonl": other,  # a conversation of its own
+        "rot-1.jsonl": records[4:7],  # Lisbon's last records, Oslo's first
+        "rot-2.jsonl": records[7:9],  # Oslo's last records
+    }
+    logs = []
+    for name, lines in files.items():
+        log = folder / name
+        log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        logs.append(log)
+    return logs
+
+
+@pytest.mark.parametrize(
+    "options",
+    [PairingOptions(), PairingOptions("question"), PairingOptions(case_from="metadata.case")],
+    ids=["id", "question", "case-from"],
+)
+def test_conversations_across_rotated_logs_are_joined_as_one_process_joins_them(
+    options: PairingOptions, tmp_path: Path
+) -> None:
+    """Records of one conversation in two or three files: the files are read together, the
+    conversation is one run, and the report is the one process's, in any order of arrival."""
+    logs = _rotated(tmp_path)
+    single = _one_process(SPEC, logs, options)
+    for order in (None, [3, 1, 0, 2]):
+        report, groups = _engine(SPEC, logs, options, order)
+        assert groups == [(0, 2, 3)]
+        assert report == single
+        assert render(report, "json") == render(single, "json")
+    runs = {outcome.case.name: outcome.result.runs for outcome in single.cases}
+    if options.by == "id" and options.case_from is None:
+        assert runs == {"berlin tomorrow": 0, "lisbon weekend": 0, "oslo today": 0}
+    else:
+        assert runs == {"berlin tomorrow": 1, "lisbon weekend": 1, "oslo today": 1}
+        assert single.passed == 3
+
+
+def test_logs_that_share_only_a_system_prompt_are_not_read_together(tmp_path: Path) -> None:
+    """Every conversation opens with the same system prompt; logs each holding whole
+    conversations link with none, and each is scored as it was."""
+    records = (PAIRING / "conversations.jsonl").read_text(encoding="utf-8").splitlines()
+    logs = []
+    for number in range(3):
+        log = tmp_path / f"whole-{number}.jsonl"
+        log.write_text("\n".join(records[3 * number : 3 * number + 3]) + "\n", encoding="utf-8")
+        logs.append(log)
+    options = PairingOptions("question")
+    report, groups = _engine(SPEC, logs, options)
+    assert groups == []
+    assert report == _one_process(SPEC, logs, options)
+    assert report.passed == 3
+
+
+def test_the_spans_of_one_trace_in_two_exports_are_one_run(tmp_path: Path) -> None:
+    """Two OpenTelemetry traces whose spans were exported into two files (each file holds some
+    of each): each trace is one run, as one process makes it."""
+    document = json.loads(OTEL.read_text(encoding="utf-8"))
+    spans = document["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    logs = []
+    for number, part in enumerate((spans[0::2], spans[1::2])):
+        copy = json.loads(json.dumps(document))
+        copy["resourceSpans"][0]["scopeSpans"][0]["spans"] = part
+        log = tmp_path / f"export-{number}.json"
+        log.write_text(json.dumps(copy), encoding="utf-8")
+        logs.append(log)
+    spec = "expect get_weather\n"
+    single = _one_process(spec, logs, PairingOptions())
+    report, groups = _engine(spec, logs, PairingOptions())
+    assert groups == [(0, 1)]
+    assert report == single
+    assert single.cases[0].result.runs == 2
+    alone = [_one_process(spec, [log], PairingOptions()).cases[0].result.runs for log in logs]
+    assert alone == [2, 2], "scored file by file, each trace would be two runs"
