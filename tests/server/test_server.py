@@ -353,3 +353,62 @@ def test_symbols_list_cases_and_their_statements(editor: Editor, project: Path) 
         "require accuracy",
     ]
     assert outline == [("outline", ["expect ping"], 0, 0), ("berlin", children, 2, 7)]
+
+
+def _outline(editor: Editor, path: Path) -> list[tuple[str, list[str], int, int]]:
+    return [
+        (s.name, [c.name for c in s.children or []], s.range.start.line, s.range.end.line)
+        for s in editor.symbols(path)
+    ]
+
+
+_TWO_CASES = (
+    'case "berlin" {\n    expect get_weather(city="Berlin")\n}\n\n'
+    'case "paris" {\n    expect get_weather(city="Paris")\n    forbid delete_user\n}\n'
+)
+_TWO_OUTLINED = [
+    ("berlin", ["expect get_weather"], 0, 2),
+    ("paris", ["expect get_weather", "forbid delete_user"], 4, 7),
+]
+
+
+def test_outline_of_the_last_version_that_parsed_stays_while_typing(
+    editor: Editor, project: Path
+) -> None:
+    """While the text does not parse, the outline is that of the last version that parsed; once
+    the text parses again, the outline is of the new text."""
+    path = project / "specs" / "outline-typing.expect"
+    editor.open(path, _TWO_CASES)
+    assert _outline(editor, path) == _TWO_OUTLINED
+    typing = _TWO_CASES.replace('city="Paris")', 'city="Paris", unit=')
+    [broken] = editor.change(path, typing)
+    assert broken.code is not None and str(broken.code).startswith("P")
+    assert _outline(editor, path) == _TWO_OUTLINED
+    editor.change(path, _TWO_CASES.replace('city="Paris")', 'city="Paris", unit="C")') + "expect ping\n")
+    editor.change(path, 'case "rome" {\n    expect get_weather(city="Rome"\n}\n')
+    assert sorted(name for name, *_ in _outline(editor, path)) == ["berlin", "outline-typing", "paris"]
+    editor.change(path, 'case "rome" {\n    expect get_weather(city="Rome")\n}\n')
+    assert _outline(editor, path) == [("rome", ["expect get_weather"], 0, 2)]
+
+
+def test_stale_outline_ranges_end_by_the_end_of_the_text(editor: Editor, project: Path) -> None:
+    """A stale outline of a longer text never points past the end of the text as it is now."""
+    path = project / "specs" / "outline-cut.expect"
+    editor.open(path, _TWO_CASES)
+    editor.change(path, "case ")
+    symbols = editor.symbols(path)
+    assert [s.name for s in symbols] == ["berlin", "paris"]
+    places = [
+        (p.line, p.character)
+        for s in [*symbols, *(c for s in symbols for c in s.children or [])]
+        for p in (s.range.start, s.range.end, s.selection_range.start, s.selection_range.end)
+    ]
+    assert max(places) == (0, 5)
+    assert symbols[0].range.start == types.Position(line=0, character=0)
+
+
+def test_a_document_that_never_parsed_has_no_outline(editor: Editor, project: Path) -> None:
+    """With no version that parsed, the outline is empty (no other document's outline shows)."""
+    path = project / "specs" / "outline-never.expect"
+    editor.open(path, 'case "c" {\n    expect get_weather(city=\n')
+    assert editor.symbols(path) == []

@@ -37,6 +37,20 @@ def test_ne_value_the_schema_rejects_is_caught_at_its_place(
     assert findings[0]["message"].startswith("`!=` value 42 of argument 'unit'")
 
 
+def test_pattern_no_enum_value_matches_is_caught_at_its_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`unit ~ "^K"` where the unit is one of "celsius", "fahrenheit" is T502 at the argument."""
+    spec = tmp_path / "w.expect"
+    spec.write_text('expect get_weather(city="Berlin", unit ~ "^K")\n', encoding="utf-8")
+    assert main(["lint", "--tools", str(CATALOGUE), "--format", "concise", str(spec)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(
+        f"{spec}:1:35: T502 no value the schema allows for argument 'unit' of 'get_weather'"
+        ' satisfies this matcher: `unit ~ "^K"` matches none of the 2 strings the schema lists'
+    )
+
+
 def test_setting_in_pyproject_needs_no_flag(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -39,6 +39,8 @@ FINDINGS_IN_EVERY_FORMAT = [
     ('expect send_email(meta={"priority": "high", ...})', {"T502"}),
     ('expect get_weather(unit? = "kelvin")', {"T502"}),
     ('expect get_weather(unit != "celsius")', set()),
+    ('expect get_weather(unit ~ "^kel")', {"T502"}),
+    ('expect get_weather(unit ~ "ahr")', set()),
     ("expect get_weather(unit != 42)", {"T502"}),
     ('expect get_weather(unit? != "kelvin")', {"T502"}),
     ('expect send_email(meta != {"priority": "high", ...})', {"T502"}),
@@ -209,6 +211,94 @@ def test_comparison_no_listed_number_satisfies_is_t502(matcher: str, allowed: st
 def test_comparison_some_listed_number_satisfies_is_fine(matcher: str) -> None:
     """A comparison that one listed number meets (compared exactly) is not reported."""
     assert check_spec(spec_of(f"expect t({matcher})"), catalogue_from_data(_LEVELS)) == []
+
+
+_PICKS = [
+    {
+        "name": "t",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string", "enum": ["Berlin", "Paris", "Rome"]},
+                "mode": {"const": "fast"},
+                "mixed": {"enum": ["a1", 1, None, True]},
+                "maybe": {"anyOf": [{"enum": ["red", "blue"]}, {"type": "null"}]},
+                "picked": {"anyOf": [{"$ref": "#/$defs/Colour"}, {"const": "green"}]},
+                "open": {"anyOf": [{"enum": ["red"]}, {"type": "string"}]},
+                "free": {"type": "string"},
+                "many": {"enum": ["a", "b", "c", "d", "e", "f", "g"]},
+            },
+            "$defs": {"Colour": {"enum": ["red", "blue"]}},
+        },
+    }
+]
+
+
+def _picks(matcher: str) -> list:  # type: ignore[type-arg]
+    return check_spec(spec_of(f"expect t({matcher})"), catalogue_from_data(_PICKS))
+
+
+@pytest.mark.parametrize(
+    "matcher",
+    [
+        'city ~ "^Ber"',
+        'city ~ "erl"',  # found anywhere, as re.search would
+        'city ~ "(?i)^ROME$"',  # RE2's flags, as the matcher compiles the pattern
+        'city? ~ "Par"',
+        'mode ~ "^f"',
+        'mixed ~ "^a"',
+        'maybe ~ "^bl"',
+        'picked ~ "een$"',
+        'picked ~ "^r"',
+        'open ~ "^x"',  # the branch without a list allows any string
+        'free ~ "^x"',
+        'city ~ "("',  # not RE2: lint's L302, not a catalogue finding
+    ],
+)
+def test_pattern_some_listed_string_matches_is_fine(matcher: str) -> None:
+    """A ``~`` that some string of the ``enum``/``const`` matches, or that meets no list, passes."""
+    assert _picks(matcher) == []
+
+
+@pytest.mark.parametrize(
+    ("matcher", "miss"),
+    [
+        ('city ~ "^ber"', "matches none of the 3 strings the schema lists"),
+        ('city ~ "^Berlin.$"', "matches none of the 3 strings the schema lists"),
+        ('city? ~ "Madrid"', "matches none of the 3 strings the schema lists"),
+        ('mode ~ "slow"', "does not match the one string the schema lists"),
+        ('mixed ~ "^1$"', "does not match the one string the schema lists"),
+        ('mixed ~ "true|null"', "does not match the one string the schema lists"),
+        ('maybe ~ "green"', "matches none of the 2 strings the schema lists"),
+        ('picked ~ "^x"', "matches none of the 3 strings the schema lists"),
+    ],
+)
+def test_pattern_no_listed_string_matches_is_t502(matcher: str, miss: str) -> None:
+    """A ``~`` that no string member of the ``enum``/``const`` matches is T502 at the argument;
+    members that are not strings never match."""
+    [diagnostic] = _picks(matcher)
+    assert diagnostic.code == "T502"
+    assert diagnostic.message.endswith(miss)
+    assert diagnostic.span is not None
+    assert (diagnostic.span.line, diagnostic.span.column) == (1, 10)
+    assert (diagnostic.span.end_line, diagnostic.span.end_column) == (1, 10 + len(matcher))
+
+
+def test_pattern_finding_names_the_pattern_and_a_few_allowed_values() -> None:
+    """The message quotes the matcher; the help lists the first allowed values, then a count."""
+    [city] = _picks('city ~ "^Ber$"')
+    assert city.message == (
+        "no value the schema allows for argument 'city' of 't' satisfies this matcher:"
+        ' `city ~ "^Ber$"` matches none of the 3 strings the schema lists'
+    )
+    assert city.help == (
+        'write a pattern that matches one of the allowed values: "Berlin", "Paris", "Rome"'
+    )
+    [many] = _picks('many ~ "z"')
+    assert many.help == (
+        "write a pattern that matches one of the allowed values:"
+        ' "a", "b", "c", "d", "e", … (2 more)'
+    )
 
 
 def test_type_mismatch_messages_name_the_parameter_type() -> None:

@@ -7,7 +7,8 @@ Pure: no I/O, no printing. The modules, in the order data flows through them:
 * :mod:`~toolexpect.matching.matchers`: each argument matcher as a test of a call's arguments;
 * :mod:`~toolexpect.matching.pairing`: the maximum matching of expectations to calls;
 * :mod:`~toolexpect.matching.case`: a compiled case scoring a run and checking requirements;
-* :mod:`~toolexpect.matching.explain`: why a failing run failed (closest calls, near misses);
+* :mod:`~toolexpect.matching.explain`: why a failing run failed (closest calls, near misses),
+  worded by :mod:`~toolexpect.matching.wording`;
 * :mod:`~toolexpect.matching.accumulate`: repeated runs of a case folded into one verdict;
 * :mod:`~toolexpect.matching.tools`: the tools a case's runs called, counted;
 * :mod:`~toolexpect.matching.results`: the result records all of them return.

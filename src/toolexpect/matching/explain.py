@@ -3,14 +3,14 @@
 :func:`explain` turns what a run broke (:class:`Findings`, worked out while scoring) into
 :class:`~toolexpect.matching.results.Failure` records, in the order reports list them.
 Only a failing run is explained, and a run scored with ``explain_later`` only when its
-failures are first read. Nothing here pairs calls again.
+failures are first read. Nothing here pairs calls again. How messages name expectations and
+values is :mod:`toolexpect.matching.wording` (its names are also importable from here).
 """
 
 from __future__ import annotations
 
 import difflib
 import functools
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -18,7 +18,15 @@ from toolexpect.calls import ToolCall
 from toolexpect.matching.matchers import CompiledExpectation, arguments_of
 from toolexpect.matching.pairing import Pairing
 from toolexpect.matching.results import ArgReport, Failure, NearMiss
-from toolexpect.model import ArgMatcher, Case, Expectation, Op, PartialObject, expectation_to_json
+from toolexpect.matching.wording import (
+    Wording,
+    describe,
+    render_value,
+    source_call,
+    unread_arguments,
+    wording,
+)
+from toolexpect.model import ArgMatcher, Case
 
 __all__ = [
     "MAX_CLOSEST",
@@ -27,8 +35,10 @@ __all__ = [
     "MAX_SCANNED",
     "Findings",
     "Wording",
+    "describe",
     "explain",
     "failing_messages",
+    "render_value",
     "source_call",
     "unread_arguments",
     "wording",
@@ -59,114 +69,6 @@ class Findings(NamedTuple):
     forbidden: list[tuple[int, list[int]]]
     unexpected: bool
     breaks: list[Break]
-
-
-# ---------------------------------------------------------------------------- rendering
-
-_json_string: Callable[[str], str] = json.encoder.encode_basestring
-"""A string as JSON text with non-ASCII characters kept: ``json.dumps(s, ensure_ascii=False)``."""
-
-
-def render_value(value: Any, limit: int = 60) -> str:
-    """Short JSON-like text of a value (iterative, cut at about ``limit`` characters)."""
-    out: list[str] = []
-    size = 0
-    stack: list[tuple[bool, Any]] = [(False, value)]
-    while stack:
-        if size > limit:
-            return "".join(out)[:limit] + "…"
-        is_text, item = stack.pop()
-        text: str
-        if is_text:
-            text = item
-        elif isinstance(item, str):
-            text = _json_string(item)
-        elif item is None:
-            text = "null"
-        elif isinstance(item, bool):
-            text = "true" if item else "false"
-        elif isinstance(item, int):
-            bits = item.bit_length()
-            text = str(item) if bits < 160 else f"<integer of {bits} bits>"
-        elif isinstance(item, float):
-            text = "NaN" if item != item else repr(item).replace("inf", "Infinity")
-        elif isinstance(item, list | tuple):
-            text = "["
-            stack.append((True, "]"))
-            for position, element in enumerate(reversed(item)):
-                stack.append((False, element))
-                if position < len(item) - 1:
-                    stack.append((True, ", "))
-        elif isinstance(item, dict | PartialObject):
-            entries = item.entries if isinstance(item, PartialObject) else item
-            text = "{"
-            stack.append((True, "}"))
-            if isinstance(item, PartialObject):
-                stack.append((True, ", ..." if entries else "..."))
-            keys = list(entries)
-            for position, key in enumerate(reversed(keys)):
-                stack.append((False, entries[key]))
-                stack.append((True, _json_string(str(key)) + ": "))
-                if position < len(keys) - 1:
-                    stack.append((True, ", "))
-        else:
-            text = repr(item)
-        out.append(text)
-        size += len(text)
-    result = "".join(out)
-    return result if len(result) <= limit else result[:limit] + "…"
-
-
-def describe(matcher: ArgMatcher) -> str:
-    """What a matcher expects, in words for a message (``"Berlin"``, ``>= 5``, ``absent``)."""
-    op = matcher.op
-    if op is Op.EQ or op is Op.PARTIAL:
-        text = render_value(matcher.value)
-    elif op is Op.NE:
-        text = "anything but " + render_value(matcher.value)
-    elif op is Op.ANY:
-        text = "any value"
-    elif op is Op.IN:
-        text = "one of " + render_value(list(matcher.values))
-    elif op is Op.REGEX:
-        from toolexpect.language.write import write_pattern  # as format writes it (r"\d+")
-
-        text = "a match for ~ " + write_pattern(matcher.pattern)
-    elif op is Op.APPROX:
-        text = f"{render_value(matcher.value)} +- {render_value(matcher.tolerance)}"
-    elif op is Op.ABSENT:
-        text = "absent"
-    else:
-        text = f"{op.value} {render_value(matcher.value)}"
-    if matcher.optional and op is not Op.ABSENT:
-        text = f"absent or {text}"
-    return text
-
-
-def source_call(expectation: Expectation) -> str:
-    """An expectation as ``toolexpect format`` writes it (the same writer), cut when long."""
-    from toolexpect.language.write import write_call  # loads the grammar: only to explain
-
-    text = write_call(expectation_to_json(expectation))
-    return text if len(text) <= 120 else text[:119] + "…"
-
-
-class Wording(NamedTuple):
-    """How messages name one expectation: as the spec spells it, and what each matcher expects."""
-
-    source: str
-    described: tuple[str, ...]
-
-
-def wording(expectations: Sequence[CompiledExpectation]) -> tuple[Wording, ...]:
-    """The wording of each expectation of a case (the same for every run, so made once)."""
-    return tuple(
-        Wording(source_call(c.expectation), tuple(describe(m) for m in c.expectation.args))
-        for c in expectations
-    )
-
-
-# ---------------------------------------------------------------------------- explaining
 
 
 def explain(
@@ -321,11 +223,6 @@ def failing_messages(miss: NearMiss) -> list[str]:
     """The messages of a near miss's failing arguments, each once: the conditions of one
     argument (``1 <= d <= 9``) all say ``d: missing`` when it is absent."""
     return list(dict.fromkeys(a.message for a in miss.args if not a.holds))
-
-
-def unread_arguments(call: ToolCall) -> str:
-    """The text of a call's arguments that were not valid JSON, as logged (cut when long)."""
-    return render_value(call.raw_arguments if call.raw_arguments is not None else "", 80)
 
 
 def _arg_report(

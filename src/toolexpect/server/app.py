@@ -88,8 +88,13 @@ def build_server() -> LanguageServer:
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def symbols(params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
-        analysis = documents.current(params.text_document.uri)
-        return document_symbols(analysis, documents.positions(analysis.loaded.text or ""))
+        uri = params.text_document.uri
+        analysis = documents.outlined(uri)
+        return document_symbols(
+            analysis,
+            documents.positions(analysis.loaded.text or ""),
+            documents.positions(documents.text(uri)),
+        )
 
     return server
 

@@ -7,7 +7,9 @@ one analysis more than the burst takes, and diagnostics are never published for 
 changed since (their places would be wrong). The analysis runs in a worker thread, so the
 server keeps reading messages meanwhile. Formatting, hover and symbols take the analysis of the
 text as it is now, made on the spot when the latest one is of an older text; completion needs
-only the text and the catalogue, so it never waits for an analysis.
+only the text and the catalogue, so it never waits for an analysis. While the text does not
+parse, the outline is that of the last version of the document that parsed (a stale outline
+rather than none, as other language servers keep it).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ class Documents:
         self._catalogues = Catalogues()
         self._lock = threading.Lock()
         self._latest: dict[str, Analysis] = {}
+        self._parsed: dict[str, Analysis] = {}  # the latest analysis whose text parsed
         self._changed: set[str] = set()
         self._told: set[str] = set()  # settings problems shown to the user, each once
         self._running: dict[str, asyncio.Task[None]] = {}
@@ -55,8 +58,23 @@ class Documents:
             return latest
         made = analyse(text, _path(document.uri, document.path), self._catalogues)
         with self._lock:
-            self._latest[uri] = made
+            self._keep(uri, made)
         return made
+
+    def outlined(self, uri: str) -> Analysis:
+        """The analysis the outline shows: of the text as it is now when that parses, else of
+        the last version of the document that parsed (the text as it is now when none has)."""
+        made = self.current(uri)
+        if made.loaded.document is not None:
+            return made
+        with self._lock:
+            return self._parsed.get(uri, made)
+
+    def _keep(self, uri: str, made: Analysis) -> None:
+        """Store ``made`` as the document's latest analysis (the caller holds the lock)."""
+        self._latest[uri] = made
+        if made.loaded.document is not None:
+            self._parsed[uri] = made
 
     def text(self, uri: str) -> str:
         """The document's text as it is now."""
@@ -89,6 +107,7 @@ class Documents:
             running.cancel()
         with self._lock:
             self._latest.pop(uri, None)
+            self._parsed.pop(uri, None)
         self._server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
         )
@@ -110,7 +129,7 @@ class Documents:
                     continue  # changed meanwhile: its places may be wrong, go on with the newest
                 with self._lock:
                     before = self._latest.get(uri)
-                    self._latest[uri] = made
+                    self._keep(uri, made)
                     if made.problem is None and before is not None and before.problem is not None:
                         self._told.discard(before.problem)  # fixed: tell it again if it comes back
                     told = made.problem is not None and made.problem not in self._told

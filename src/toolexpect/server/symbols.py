@@ -1,8 +1,13 @@
 """Document symbols for the outline: each case, and in it its expectations, forbidden calls,
-requirements and question, at the spans of the parsed document."""
+requirements and question, at the spans of the parsed document.
+
+The analysis may be of an older text than the document's (the last version that parsed, while
+the text as it is now does not): its ranges are then kept within the text as it is now.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from lsprotocol import types
@@ -16,22 +21,47 @@ __all__ = ["document_symbols"]
 _Kind = types.SymbolKind
 
 
-def document_symbols(analysis: Analysis, positions: Positions) -> list[types.DocumentSymbol]:
-    """The cases of the document with their statements; none when it does not parse."""
+def document_symbols(
+    analysis: Analysis, positions: Positions, now: Positions | None = None
+) -> list[types.DocumentSymbol]:
+    """The cases of the analysed document with their statements; none when it does not parse.
+
+    ``positions`` are the places of the analysed text; ``now`` those of the document's text as
+    it is now, when that is another (each range then ends by the end of that text at most).
+    """
     document = analysis.loaded.document
     if document is None:
         return []
-    return [_case(case, positions) for case in document["cases"] if "span" in case]
+    end = (now or positions).whole().end
+    place = _Place(positions, (end.line, end.character))
+    return [_case(case, place) for case in document["cases"] if "span" in case]
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    """Spans of the analysed text to LSP ranges, none past ``end`` (a line and character)."""
+
+    positions: Positions
+    end: tuple[int, int]
+
+    def range(self, span: dict[str, int]) -> types.Range:
+        """The range of a document span, cut at the end."""
+        found = self.positions.range(Span.from_json(span))
+        return types.Range(start=self._within(found.start), end=self._within(found.end))
+
+    def _within(self, position: types.Position) -> types.Position:
+        line, character = min((position.line, position.character), self.end)
+        return types.Position(line=line, character=character)
 
 
 def _symbol(
-    name: str, kind: types.SymbolKind, span: dict[str, int], positions: Positions, **extra: Any
+    name: str, kind: types.SymbolKind, span: dict[str, int], place: _Place, **extra: Any
 ) -> types.DocumentSymbol:
-    where = positions.range(Span.from_json(span))
+    where = place.range(span)
     return types.DocumentSymbol(name=name, kind=kind, range=where, selection_range=where, **extra)
 
 
-def _case(case: dict[str, Any], positions: Positions) -> types.DocumentSymbol:
+def _case(case: dict[str, Any], place: _Place) -> types.DocumentSymbol:
     children: list[tuple[tuple[int, int], types.DocumentSymbol]] = []
 
     def add(span: dict[str, int] | None, symbol: types.DocumentSymbol) -> None:
@@ -41,7 +71,7 @@ def _case(case: dict[str, Any], positions: Positions) -> types.DocumentSymbol:
     if "question_span" in case:
         add(
             case["question_span"],
-            _symbol("question", _Kind.String, case["question_span"], positions, detail=case.get("question")),
+            _symbol("question", _Kind.String, case["question_span"], place, detail=case.get("question")),
         )
     for word, kind in (("expect", _Kind.Function), ("forbid", _Kind.Event)):
         for call in case.get(word, ()):
@@ -52,7 +82,7 @@ def _case(case: dict[str, Any], positions: Positions) -> types.DocumentSymbol:
                         f"{word} {call['tool']}",
                         kind,
                         call["span"],
-                        positions,
+                        place,
                         detail=", ".join(arg["name"] for arg in call.get("args", ())),
                     ),
                 )
@@ -65,7 +95,7 @@ def _case(case: dict[str, Any], positions: Positions) -> types.DocumentSymbol:
                     "require " + requirement["kind"].replace("_", " "),
                     _Kind.Property,
                     requirement["span"],
-                    positions,
+                    place,
                     detail=None if threshold is None else str(threshold),
                 ),
             )
@@ -74,7 +104,7 @@ def _case(case: dict[str, Any], positions: Positions) -> types.DocumentSymbol:
         case["name"],
         _Kind.Namespace,
         case["span"],
-        positions,
+        place,
         detail="statements outside any case" if case.get("implicit") else "case",
         children=[symbol for _, symbol in children],
     )

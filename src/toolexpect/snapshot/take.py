@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolexpect.diagnostics import Diagnostic, make
+from toolexpect.diagnostics import Diagnostic, Span, make
 from toolexpect.language.format import LINE_LENGTH, format_document
 from toolexpect.matching import aggregate, evaluate
 from toolexpect.snapshot.build import CaseRuns, Options, build_case
@@ -66,9 +66,10 @@ def _checked(node: dict[str, Any], runs: CaseRuns) -> tuple[SnapshotCase | None,
             return None, [_fault(runs, f"its text does not read back cleanly ({found})")]
         case = spec.cases[0]
         results = [evaluate(case, sample.calls) for sample in runs.runs]
-        low = [r.score for r in results if r.score is not None and r.score < 1.0]
+        low = [(r.score, n) for n, r in enumerate(results) if r.score is not None and r.score < 1.0]
         if low:
-            return None, [_fault(runs, f"a recorded run scores {min(low)} against it")]
+            score, worst = min(low)
+            return None, [_fault(runs, f"a recorded run scores {score} against it", worst)]
         verdict = aggregate(case, results)
         if verdict.status == "pass":
             return SnapshotCase(runs.name, node, runs, verdict.passed), []
@@ -76,16 +77,19 @@ def _checked(node: dict[str, Any], runs: CaseRuns) -> tuple[SnapshotCase | None,
             break
         rate = {"kind": "pass_rate", "threshold": _pass_rate(verdict.passed, verdict.runs)}
         node = {**node, "require": [*node.get("require", []), rate]}
-    return None, [_fault(runs, "its recorded runs do not pass it")]
+    failing = next((n for n, r in enumerate(results) if not r.passed), 0)
+    return None, [_fault(runs, "its recorded runs do not pass it", failing)]
 
 
-def _fault(runs: CaseRuns, why: str) -> Diagnostic:
-    first = runs.runs[0] if runs.runs else None
+def _fault(runs: CaseRuns, why: str, run: int = 0) -> Diagnostic:
+    """``S705`` at the log record of run ``run`` of the case (its first, unless one is named)."""
+    sample = runs.runs[run] if run < len(runs.runs) else None
     return make(
         "S705",
         f"case {runs.name!r} is not written: {why}",
+        Span.point(sample.line, 1) if sample is not None and sample.line else None,
         help="this is a fault of toolexpect snapshot; please report it with the log",
-        path=first.path if first else None,
+        path=sample.path if sample is not None else None,
     )
 
 

@@ -4,19 +4,15 @@
 from __future__ import annotations
 
 import difflib
-import json
-import math
 from collections.abc import Iterator
-from decimal import Decimal
-from fractions import Fraction
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from referencing.exceptions import Unresolvable
 
 from toolexpect.catalogue import Catalogue
 from toolexpect.diagnostics import Diagnostic, Span, make
-from toolexpect.matching.values import number_value
 from toolexpect.model import COMPARISONS, ArgMatcher, Expectation, Op, PartialObject, Pattern, Spec
+from toolexpect.toolcheck.satisfy import range_problem, show, unmatched_strings
 from toolexpect.toolcheck.schemas import (
     MAX_DEPTH,
     NUMBER,
@@ -145,7 +141,7 @@ def _check_matcher(
             if errors:
                 yield make(
                     "T503",
-                    f"choice {_show(value)} of `in` can never match {where}: {reason_of(errors)}",
+                    f"choice {show(value)} of `in` can never match {where}: {reason_of(errors)}",
                     span,
                     help="remove the choice, or fix it to a value the schema allows",
                 )
@@ -157,6 +153,25 @@ def _check_matcher(
                 span,
                 help="compare with `=`, `in` or a bound instead",
             )
+            return
+        try:
+            listed = unmatched_strings(arg, node, schemas)
+        except Unresolvable:
+            return
+        if listed is not None:
+            miss = {
+                0: "but the schema lists no string",
+                1: "does not match the one string the schema lists",
+            }.get(len(listed), f"matches none of the {len(listed)} strings the schema lists")
+            yield make(
+                "T502",
+                f"no value the schema allows for {where} satisfies this matcher:"
+                f" `{arg.name} ~ {show(arg.pattern)}` {miss}",
+                span,
+                help="write a pattern that matches one of the allowed values: " + _some(listed)
+                if listed
+                else "the schema allows no string: compare with `=` or `in` instead",
+            )
     elif op in COMPARISONS or op is Op.APPROX:
         symbol = "+-" if op is Op.APPROX else op.value
         if not types & NUMBER:
@@ -167,7 +182,7 @@ def _check_matcher(
                 help="compare with `=`, `in` or `~` instead",
             )
         else:
-            problem = _range_problem(arg, resolved.schema)
+            problem = range_problem(arg, resolved.schema)
             if problem:
                 yield make(
                     "T502",
@@ -179,8 +194,11 @@ def _check_matcher(
         yield from _check_pattern(arg.value, node, where, span, schemas)
 
 
-def _show(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+def _some(values: list[str], most: int = 5) -> str:
+    """The first few of ``values`` as the language writes them, saying how many are left out."""
+    shown = ", ".join(show(v) for v in values[:most])
+    rest = len(values) - most
+    return f"{shown}, … ({rest} more)" if rest > 0 else shown
 
 
 def _has_partial(pattern: Pattern) -> bool:
@@ -212,7 +230,7 @@ def _check_pattern(
         if errors and negated:
             yield make(
                 "T502",
-                f"`!=` value {_show(pattern)} of {where} breaks its schema, so every valid"
+                f"`!=` value {show(pattern)} of {where} breaks its schema, so every valid"
                 f" call meets the condition: {reason_of(errors)}",
                 span,
                 help="compare with a value the tool's schema allows, or drop the condition",
@@ -220,7 +238,7 @@ def _check_pattern(
         elif errors:
             yield make(
                 "T502",
-                f"value {_show(pattern)} of {where} breaks its schema: {reason_of(errors)}",
+                f"value {show(pattern)} of {where} breaks its schema: {reason_of(errors)}",
                 span,
                 help="use a value the tool's schema allows",
             )
@@ -295,90 +313,3 @@ def _object_branch(schemas: ToolSchema, node: Node, depth: int = 0) -> Node:
         if len(branches) == 1:
             return _object_branch(schemas, branches[0], depth + 1)
     return resolved
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
-
-
-def _range_problem(arg: ArgMatcher, schema: Any) -> str | None:
-    """Why no number the schema's bounds allow satisfies the comparison, if none does."""
-    if not isinstance(schema, dict):
-        return None
-    low = _number(schema.get("minimum"))
-    high = _number(schema.get("maximum"))
-    xlow = _number(schema.get("exclusiveMinimum"))
-    xhigh = _number(schema.get("exclusiveMaximum"))
-    bound = _number(arg.value)
-    if bound is None or math.isnan(bound):
-        return None
-    op = arg.op
-    text = f"`{arg.name} {op.value} {_show(arg.value)}`"
-    if op is Op.APPROX:
-        text = f"`{arg.name} = {_show(arg.value)} +- {arg.tolerance}`"
-    choices = _choices(schema)
-    if choices is not None and not any(_meets(arg, c) for c in choices):
-        allowed = ", ".join(_show(c) for c in choices) or "no number"
-        return f"{text}, but the numbers the schema allows are {allowed}"
-    if op is Op.APPROX:
-        tolerance = float(arg.tolerance)
-        lo, hi = bound - tolerance, bound + tolerance
-        if (high is not None and lo > high) or (xhigh is not None and lo >= xhigh):
-            return f"{text}, but the maximum is {_limit(high, xhigh)}"
-        if (low is not None and hi < low) or (xlow is not None and hi <= xlow):
-            return f"{text}, but the minimum is {_limit(low, xlow)}"
-        return None
-    if op in (Op.GE, Op.GT):
-        strict = op is Op.GT
-        if (high is not None and (high < bound or (strict and high == bound))) or (
-            xhigh is not None and xhigh <= bound
-        ):
-            return f"{text}, but the maximum is {_limit(high, xhigh)}"
-    if op in (Op.LE, Op.LT):
-        strict = op is Op.LT
-        if (low is not None and (low > bound or (strict and low == bound))) or (
-            xlow is not None and xlow >= bound
-        ):
-            return f"{text}, but the minimum is {_limit(low, xlow)}"
-    return None
-
-
-def _choices(schema: dict[str, Any]) -> list[int | float] | None:
-    """The numbers an ``enum`` or ``const`` allows; ``None`` when the schema lists no values."""
-    if "const" in schema:
-        listed: Any = [schema["const"]]
-    elif isinstance(schema.get("enum"), list):
-        listed = schema["enum"]
-    else:
-        return None
-    return [v for v in listed if _number(v) is not None]
-
-
-def _meets(arg: ArgMatcher, choice: int | float) -> bool:
-    """Whether the number ``choice`` satisfies the comparison or tolerance of ``arg``, compared
-    exactly as the matcher compares (a value it cannot weigh counts as meeting it)."""
-    values = [number_value(v) for v in (choice, arg.value, arg.tolerance)]
-    if any(v is None or (isinstance(v, Decimal) and not v.is_finite()) for v in values):
-        return True
-    value, bound, tolerance = (Fraction(cast(int | Decimal, v)) for v in values)
-    return {
-        Op.APPROX: abs(value - bound) <= tolerance,
-        Op.LT: value < bound,
-        Op.LE: value <= bound,
-        Op.GT: value > bound,
-        Op.GE: value >= bound,
-    }[arg.op]
-
-
-def _limit(inclusive: float | None, exclusive: float | None) -> str:
-    if exclusive is not None and (inclusive is None or exclusive <= inclusive):
-        return f"{_fmt(exclusive)} (exclusive)"
-    return _fmt(inclusive) if inclusive is not None else "?"
-
-
-def _fmt(number: float) -> str:
-    return str(int(number)) if number.is_integer() else str(number)
-
-
