@@ -37,6 +37,7 @@ from distributed import Client, LocalCluster
 from toolexpect import dask as on_dask
 from toolexpect.cli import main as main_cli
 from toolexpect.cli.common import load_all
+from toolexpect.model import Spec
 from toolexpect.report.score import MAX_RUNS_SHOWN
 from toolexpect.scoring import CompiledSpecs
 from toolexpect.shards import Shard, score_shard, survey_log
@@ -119,6 +120,27 @@ class _Peak:
         self.thread.join()
 
 
+def _plan(specs: list[Spec], logs: list[Path], blocksize: int) -> int:
+    """Time one API run on a local cluster of 2 workers: its plan (surveying the logs), its
+    reading and scoring, and its total, with the load average before and after."""
+    cluster, client, started = _cluster(2)
+    try:
+        before = os.getloadavg()[0]
+        clock = time.perf_counter()
+        _, spread = on_dask.run(
+            specs, [str(log) for log in logs], client, explained=MAX_RUNS_SHOWN, blocksize=blocksize
+        )
+        total = time.perf_counter() - clock
+    finally:
+        client.close()
+        cluster.close()
+    seconds = spread.seconds
+    print(f"2 workers (cluster start {started:.2f} s, apart), {spread.partitions} partitions: "
+          f"plan {seconds['plan']:.2f} s, read and score {seconds['read and score']:.2f} s, "
+          f"total {total:.2f} s; load average {before:.1f} before, {os.getloadavg()[0]:.1f} after")
+    return 0
+
+
 def main() -> int:
     """Generate the sharded log, time one process and the clusters, print the model and memory."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -126,6 +148,8 @@ def main() -> int:
     parser.add_argument("--shards", type=int, default=8, help="files of the log (default 8)")
     parser.add_argument("--blocksize-mb", type=int, default=8, help="stretch size (default 8 MiB)")
     parser.add_argument("--cases", type=int, default=100, help="cases of the spec (default 100)")
+    parser.add_argument("--plan", action="store_true",
+                        help="only time one API run on 2 workers: plan, read and score, total")
     args = parser.parse_args()
     blocksize = args.blocksize_mb << 20
     spec, logs, runs = _shards(args.size_mb, args.shards, args.cases)
@@ -133,7 +157,9 @@ def main() -> int:
     files, _ = load_all([str(spec)])
     specs = [f.spec for f in files.values() if f.spec is not None]
     print(f"log: {size / 1e6:.0f} MB in {len(logs)} shards, {runs:,} runs, {args.cases} cases; "
-          f"stretches of {args.blocksize_mb} MiB; {os.cpu_count()} CPUs")
+          f"blocks of {args.blocksize_mb} MiB; {os.cpu_count()} CPUs")
+    if args.plan:
+        return _plan(specs, logs, blocksize)
 
     argv = [str(spec), *[f"--log={log}" for log in logs]]
     single, expected, _ = _command(argv)

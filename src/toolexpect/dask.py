@@ -3,10 +3,12 @@
 The specs are compiled once here and shipped as one task that holds them (pickled as their
 cases): each worker fetches its result once, and if every worker holding it dies, the scheduler
 runs that task again (scattered data would be lost for good). Each log is surveyed on a worker
-(:func:`toolexpect.shards.survey_log`: its format, and for a local canonical JSON Lines log its
-stretches), each shard is read and scored on a worker (:func:`toolexpect.shards.score_shard`,
-the one scorer), and the partial scores are merged here as they arrive, in whatever order: the
-merge is associative and commutative, so the report is the one a single process gives. Logs
+(:func:`toolexpect.shards.survey_log`: its format and size, and for a canonical JSON Lines log
+its blocks, cut without reading it), each shard is read and scored on a worker
+(:func:`toolexpect.shards.score_shard`, the one scorer), and the partial scores are merged here
+as they arrive, in whatever order: the merge is associative and commutative. Once every shard
+is in, each block's lines are numbered as in its log (:func:`toolexpect.shards.numbered`), so
+the report is the one a single process gives. Logs
 whose runs may join runs of other logs (:mod:`toolexpect.linked`) are then read together, one
 task per group, and their joined runs replace those each gave alone. A task
 whose worker dies is run again (Dask's own retries); a log that cannot be read is reported with
@@ -24,7 +26,16 @@ from typing import TYPE_CHECKING, TypeVar
 
 from toolexpect.linked import Links, without_held
 from toolexpect.scoring import CompiledSpecs, PartialScore, ScoreReport
-from toolexpect.shards import BLOCKSIZE, Shard, list_logs, score_shard, score_together, survey_log, unreadable
+from toolexpect.shards import (
+    BLOCKSIZE,
+    Shard,
+    list_logs,
+    numbered,
+    score_shard,
+    score_together,
+    survey_log,
+    unreadable,
+)
 
 T = TypeVar("T")
 
@@ -88,8 +99,8 @@ def run(
     pairing: PairingOptions | None = None,
 ) -> tuple[ScoreReport, Spread]:
     """:func:`score`, with how the work was spread (``explained`` as
-    :func:`~toolexpect.scoring.score_partition` takes it; ``blocksize``: the bytes of a stretch
-    of a local canonical JSON Lines log; ``tools``: a catalogue to check each recorded call
+    :func:`~toolexpect.scoring.score_partition` takes it; ``blocksize``: the bytes of a block
+    of a canonical JSON Lines log; ``tools``: a catalogue to check each recorded call
     against, as ``score --tools`` does; ``pairing``: how runs pair with cases, as
     ``--pair-by`` and ``--case-from`` say, each partition on its own: see docs/scale.md)."""
     from distributed import Client, LocalCluster
@@ -148,7 +159,7 @@ def _run(
             raise LostWork(f"the cluster lost the scoring of {shard_of[future.key].log}: {partial!r}")
         future.release()
         started = time.perf_counter()
-        if partial is None:  # a stretch with a loose call: its log is scored whole below
+        if partial is None:  # a block with a loose call: its log is scored whole below
             shard = shard_of[future.key]
             whole[shard.at[0]] = Shard(shard.log, (shard.at[0], -1), shard.fmt)
         else:
@@ -160,6 +171,7 @@ def _run(
             _scored(client, shipped, list(whole.values()), (explained, checked, pairing))
         ):
             total = total.merge(partial)
+    total = numbered(total)  # every block of every log is in
     seconds["read and score"] = _lap(clock) - merging
     seconds["merge"] = merging
     groups = links.groups()

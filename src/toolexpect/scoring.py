@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from toolexpect.calls import RecordedSample
-from toolexpect.diagnostics import Diagnostic, Severity
+from toolexpect.diagnostics import Diagnostic, Severity, Span
 from toolexpect.matching import (
     MAX_KEPT_RUNS,
     CaseAccumulator,
@@ -189,6 +189,10 @@ class CompiledSpecs:
         for part in partial.parts:
             if part.tallies and len(part.tallies) != len(tallies):
                 raise ValueError("a partial score of other specs cannot be finished with these")
+            if part.lines is not None:
+                raise ValueError(
+                    f"the lines of the block at {part.at} are not numbered yet (toolexpect.shards.numbered)"
+                )
             for number, more in enumerate(part.runs):
                 runs[number].extend(more)
             for number, tally in enumerate(part.tallies):
@@ -282,6 +286,31 @@ class Part:
     unreadable: bool = False
     call_findings: tuple[SampleFinding, ...] = ()
     pairing: PairingNotes | None = None
+    lines: int | None = None
+    """For a block of a log read on its own: how many lines it read, its log lines numbered
+    from 1 at its first line, until they are moved (``toolexpect.shards.numbered``);
+    ``None`` for a part whose lines are the log's own."""
+
+    def moved(self, lines: int) -> Part:
+        """This part with every log line number it holds moved by ``lines`` (where its unclaimed
+        samples, log findings, schema findings and pairing notes were read), its lines its log's."""
+
+        def line(number: int | None) -> int | None:
+            return None if number is None else number + lines
+
+        def span(found: Span | None) -> Span | None:
+            if found is None:
+                return None
+            return replace(found, line=found.line + lines, end_line=found.end_line + lines)
+
+        return replace(
+            self,
+            unused=tuple(replace(entry, line=line(entry.line)) for entry in self.unused),
+            diagnostics=tuple(replace(finding, span=span(finding.span)) for finding in self.diagnostics),
+            call_findings=tuple(replace(found, line=line(found.line)) for found in self.call_findings),
+            pairing=None if self.pairing is None else self.pairing.moved(lines),
+            lines=None,
+        )
 
 
 @dataclass(frozen=True, slots=True)

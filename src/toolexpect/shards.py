@@ -1,45 +1,57 @@
 """Logs cut into partitions that any engine can score: list, survey, read and score a shard.
 
 Engine-agnostic (no Dask here; :mod:`toolexpect.dask` maps these functions over a cluster,
-and a Spark or Ray job can call them the same way, see docs/scale.md). Paths go through
-``fsspec``, so a log may be a local path, a glob, or a URL (``s3://``, ``gs://``, ``az://``,
-``https://``; the cloud filesystems are the user's extra).
+:mod:`toolexpect.jobs` over processes, and a Spark or Ray job can call them the same way, see
+docs/scale.md). Paths go through ``fsspec``, so a log may be a local path, a glob, or a URL
+(``s3://``, ``gs://``, ``az://``, ``https://``; the cloud filesystems are the user's extra).
 
-A partition never splits a run: a canonical JSON Lines log (one run per line) is cut into
-stretches of about ``blocksize`` bytes at line starts, each with the number of its first line
-(a local log by :func:`toolexpect.jobs.stretches`; a remote one is read once to find them, and
-each worker then reads its byte range); every other log is one partition. A stretch that holds
-a loose call (one call per line, which form one run of the whole log) says so, and its log is
-then scored as one partition.
+A partition never splits a run. A canonical JSON Lines log (one run per line, not compressed),
+local or remote, is cut into blocks of a fixed size from its size alone (:func:`blocks`):
+surveying it reads only its first 64 KiB, to tell its format. Each block's task reads the lines
+that begin in it (:func:`toolexpect.logs._source.read_lines`: from the first line start in the
+block to the end of the line that holds its last byte), numbered from 1, and says how many it
+read (``Part.lines``); once every block of a log is in, :func:`numbered` moves each block's
+lines by the lines of the blocks before it. Every other log is one partition. A block that
+holds a loose call (one call per line, which form one run of the whole log) says so, and its
+log is then scored as one partition.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import glob
-import math
 import os
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from toolexpect.blocks import Block, blocks, numbered, score_block, unreadable
 from toolexpect.diagnostics import Diagnostic, make
-from toolexpect.jobs import Stretch, score_stretch, stretches
 from toolexpect.logs import LogError, canonical, open_log
-from toolexpect.logs._base import Context
-from toolexpect.logs._source import open_source
 from toolexpect.partition import HELD, LATER, score_held, score_read
-from toolexpect.scoring import CompiledSpecs, Part, PartialScore, Position
+from toolexpect.scoring import CompiledSpecs, PartialScore, Position
 
 if TYPE_CHECKING:
     from toolexpect.catalogue import Catalogue
     from toolexpect.pairing import PairingOptions
 
-__all__ = ["BLOCKSIZE", "Shard", "list_logs", "score_shard", "score_together", "survey_log", "unreadable"]
+__all__ = [
+    "BLOCKSIZE",
+    "Block",
+    "Shard",
+    "blocks",
+    "list_logs",
+    "numbered",
+    "score_block",
+    "score_shard",
+    "score_together",
+    "survey_log",
+    "unreadable",
+]
 
 BLOCKSIZE = 64 << 20
-"""The size of a stretch of a canonical JSON Lines log (64 MiB)."""
+"""The size of a block of a canonical JSON Lines log (64 MiB)."""
 
 _PROBE = 1 << 16
 """How much of a remote log is read to tell its format (its whole lines)."""
@@ -47,16 +59,13 @@ _PROBE = 1 << 16
 
 @dataclass(frozen=True, slots=True)
 class Shard:
-    """One partition: a log (as the user named it), its place, its format, and its bytes.
-
-    ``stretch`` is ``(first byte, byte after the last, number of the first line)``, or
-    ``None`` for the whole log.
-    """
+    """One partition: a log (as the user named it), its place, its format, and its bytes
+    (``block``: a block of a canonical JSON Lines log, or ``None`` for the whole log)."""
 
     log: str
     at: Position
     fmt: str = "auto"
-    stretch: tuple[int, int, int] | None = None
+    block: Block | None = None
 
 
 def _local(url: str) -> str | None:
@@ -98,71 +107,51 @@ def list_logs(paths: Sequence[str]) -> tuple[list[str], list[Diagnostic]]:
 
 
 def survey_log(log: str, number: int, fmt: str = "auto", blocksize: int = BLOCKSIZE) -> list[Shard]:
-    """The shards of ``log``, the ``number``-th log of the input. A log that cannot be read is
-    one shard, and scoring it says why."""
+    """The shards of ``log``, the ``number``-th log of the input: the blocks of ``blocksize``
+    bytes of a canonical JSON Lines log that is not compressed (only its size and first lines
+    are read), else the whole log. A log that cannot be read is one shard, and scoring it says
+    why."""
     whole = [Shard(log, (number, 0), fmt)]
     try:
         path = _local(log)
         if path is None:
-            found = _remote_stretches(log, fmt, blocksize)
+            found = _remote_probe(log, fmt)
             if found is None:
                 return whole
-            chosen, cut = found
+            chosen, size = found
         else:
             reader = open_log(path, fmt)
             chosen = reader.format
-            if chosen != canonical.NAME or not open_source(path, Context(path)).lines:
+            if chosen != canonical.NAME or not reader.splittable:
                 return [Shard(log, (number, 0), chosen)]
-            cut = stretches(path, max(1, math.ceil(os.path.getsize(path) / blocksize)))
+            size = os.path.getsize(path)
     except (LogError, OSError, ValueError, ImportError):
         return whole
-    return [Shard(log, (number, part), chosen, stretch) for part, stretch in enumerate(cut)]
+    return [Shard(log, (number, part), chosen, block) for part, block in enumerate(blocks(size, blocksize))]
 
 
-def _remote_stretches(url: str, fmt: str, blocksize: int) -> tuple[str, list[Stretch]] | None:
-    """The format and stretches of the canonical JSON Lines log at ``url``, read once through
-    ``fsspec``; ``None`` for any other log (or one whose first lines are longer than the probe)."""
+def _remote_probe(url: str, fmt: str) -> tuple[str, int] | None:
+    """The format and size of the canonical JSON Lines log at ``url`` (its first 64 KiB read
+    through ``fsspec``); ``None`` for any other log, a compressed one, or one whose first line
+    is longer than the probe."""
     from fsspec.core import url_to_fs
 
     fs, path = url_to_fs(url)
+    size = fs.size(path)
     with fs.open(path, "rb") as handle:
         head = handle.read(_PROBE)
-        size = fs.size(path)
     if len(head) < size:
         head = head[: head.rfind(b"\n") + 1]
     if not head:
         return None
     with tempfile.TemporaryDirectory(prefix="toolexpect-") as folder:
-        probe = os.path.join(folder, "head")
+        probe = os.path.join(folder, _basename(url))  # its suffix says whether it is compressed
         with open(probe, "wb") as written:
             written.write(head)
-        chosen = open_log(probe, fmt).format
-        if chosen != canonical.NAME or not open_source(probe, Context(probe)).lines:
+        reader = open_log(probe, fmt)
+        if reader.format != canonical.NAME or not reader.splittable:
             return None
-    cuts = [(0, 1)]  # (first byte, its line's number) of each stretch
-    target, line, base = blocksize, 1, 0
-    with fs.open(path, "rb") as handle:
-        while chunk := handle.read(1 << 20):
-            position = 0
-            while target < base + len(chunk):
-                found = chunk.find(b"\n", max(target - base, position))
-                if found < 0:
-                    break
-                line += chunk.count(b"\n", position, found + 1)
-                position = found + 1
-                cuts.append((base + position, line))
-                target = ((base + position) // blocksize + 1) * blocksize
-            line += chunk.count(b"\n", position)
-            base += len(chunk)
-    if len(cuts) > 1 and cuts[-1][0] >= base:
-        cuts.pop()
-    bounds = [*(byte for byte, _ in cuts[1:]), base]
-    return chosen, [(byte, stop, first) for (byte, first), stop in zip(cuts, bounds, strict=True)]
-
-
-def unreadable(at: Position, finding: Diagnostic) -> PartialScore:
-    """The partial score of a shard that cannot be read: no runs, the finding that says why."""
-    return PartialScore((Part(at, (), (), (), (finding,), unreadable=True),))
+    return reader.format, size
 
 
 def score_shard(
@@ -173,8 +162,9 @@ def score_shard(
     pairing: PairingOptions | None = None,
 ) -> PartialScore | None:
     """Read, pair and score one shard (:func:`toolexpect.partition.score_read`: ``explained``,
-    ``tools`` and ``pairing`` as it takes them). ``None`` when the shard is a stretch holding a
-    loose call: score its log whole.
+    ``tools`` and ``pairing`` as it takes them); a block as :func:`score_block` scores it, its
+    lines to be moved by :func:`numbered`. ``None`` when the shard is a block holding a loose
+    call: score its log whole.
 
     A log that cannot be read gives a partial score without runs whose finding names the log.
     """
@@ -183,26 +173,23 @@ def score_shard(
         path = _local(shard.log)
         if path is not None:
             read_as = path
-            if shard.stretch is None:
+            if shard.block is None:
                 return _named(_score_whole(specs, path, shard, explained, tools, pairing), path, shard.log)
-            partial, fatal = score_stretch(specs, path, shard.stretch, shard.at, explained, tools, pairing)
-            if fatal is not None:
-                return _named(unreadable(shard.at, fatal), path, shard.log)
+            partial = score_block(specs, path, shard.block, shard.at, explained, tools, pairing)
             return None if partial is None else _named(partial, path, shard.log)
         with tempfile.TemporaryDirectory(prefix="toolexpect-") as folder:
             # Named as the URL names the log: its suffix says how to decompress it, and its
             # name is the case --pair-by file pairs it with.
             read_as = os.path.join(folder, _basename(shard.log))
-            if shard.stretch is None:
+            if shard.block is None:
                 _fetch(shard.log, read_as)
                 whole = _score_whole(specs, read_as, shard, explained, tools, pairing)
                 return _named(whole, read_as, shard.log)
-            start, stop, first_line = shard.stretch
-            _fetch(shard.log, read_as, start, stop)
-            stretch = (0, stop - start, first_line)
-            partial, fatal = score_stretch(specs, read_as, stretch, shard.at, explained, tools, pairing)
-            if fatal is not None:
-                return _named(unreadable(shard.at, fatal), read_as, shard.log)
+            start, stop = shard.block
+            begin = max(0, start - 1)  # the byte before the block says whether a line begins at it
+            _fetch(shard.log, read_as, begin, stop)
+            block = (start - begin, stop - begin)
+            partial = score_block(specs, read_as, block, shard.at, explained, tools, pairing)
             return None if partial is None else _named(partial, read_as, shard.log)
     except LogError as error:
         return _named(unreadable(shard.at, error.diagnostic), read_as, shard.log)
@@ -285,21 +272,20 @@ def _basename(url: str) -> str:
 
 
 def _fetch(url: str, local: str, start: int = 0, stop: int | None = None) -> None:
-    """Copy bytes ``start`` to ``stop`` (all of them by default) of the log at ``url`` to the
-    local file ``local`` (through ``fsspec``)."""
+    """Copy the bytes of the log at ``url`` from ``start`` to ``stop`` and on to the end of the
+    line that holds byte ``stop - 1`` (all of them by default) to the local file ``local``
+    (through ``fsspec``, which reads the ranges)."""
     from fsspec.core import url_to_fs
 
     fs, path = url_to_fs(url)
     with fs.open(path, "rb") as source, open(local, "wb") as target:
         source.seek(start)
-        left = None if stop is None else stop - start
-        while left is None or left > 0:
-            chunk = source.read(1 << 20 if left is None else min(left, 1 << 20))
-            if not chunk:
-                break
+        at = start
+        while chunk := source.read(1 << 20):
             target.write(chunk)
-            if left is not None:
-                left -= len(chunk)
+            at += len(chunk)
+            if stop is not None and at >= stop and b"\n" in chunk[max(0, stop - 1 - (at - len(chunk))) :]:
+                break
 
 
 def _named(partial: PartialScore, path: str, log: str) -> PartialScore:

@@ -79,7 +79,7 @@ def test_a_line_beyond_the_limit_stops_reading_at_its_place(
     diagnostic = caught.value.diagnostic
     assert diagnostic.code == "R405"
     assert diagnostic.span is not None and diagnostic.span.line == 3
-    assert diagnostic.message == "line 3 of the log is longer than 200 bytes; reading stopped"
+    assert diagnostic.message == "this line of the log is longer than 200 bytes; reading stopped"
     assert diagnostic.help
 
 

@@ -93,11 +93,11 @@ def test_a_provider_record_without_calls_is_not_taken_for_a_canonical_sample(tmp
     assert open_log(log).format == "canonical"
 
 
-def test_a_stretch_of_a_canonical_log_pairs_by_the_named_field_too(tmp_path: Path) -> None:
-    """``score --dask`` and ``-j`` read canonical logs in stretches: there, too, the field named
+def test_a_block_of_a_canonical_log_pairs_by_the_named_field_too(tmp_path: Path) -> None:
+    """``score --dask`` and ``-j`` read canonical logs in blocks: there, too, the field named
     with --case-from decides, as in one process."""
     from toolexpect.api import parse_spec
-    from toolexpect.jobs import score_stretch
+    from toolexpect.blocks import numbered, score_block
     from toolexpect.pairing import PairingOptions
     from toolexpect.scoring import CompiledSpecs
 
@@ -108,10 +108,8 @@ def test_a_stretch_of_a_canonical_log_pairs_by_the_named_field_too(tmp_path: Pat
     )
     compiled = CompiledSpecs.of([parse_spec(SPEC, "weather")])
     size = Path(log).stat().st_size
-    partial, fatal = score_stretch(
-        compiled, log, (0, size, 1), (0,), pairing=PairingOptions(case_from="metadata.case")
-    )
-    assert fatal is None and partial is not None
-    report = compiled.finish(partial)
+    partial = score_block(compiled, log, (0, size), (0,), pairing=PairingOptions(case_from="metadata.case"))
+    assert partial is not None
+    report = compiled.finish(numbered(partial))
     assert [(o.case.name, o.result.status) for o in report.cases] == [("alpha", "pass"), ("beta", "pass")]
     assert not report.unused

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from scoring_support import SPEC, random_line
 
-from toolexpect import jobs
+from toolexpect.blocks import blocks
 from toolexpect.cli import main
 
 
@@ -39,7 +39,8 @@ def spec(tmp_path: Path) -> Path:
 
 
 def _same(spec: Path, log: Path, capsys: pytest.CaptureFixture[str], count: int = 2) -> None:
-    assert len(jobs.stretches(str(log), count)) == count
+    size = log.stat().st_size
+    assert len(blocks(size, -(-size // count))) == count
     for fmt in ("json", "text"):
         assert _run(spec, log, count, fmt, capsys) == _run(spec, log, 1, fmt, capsys)
 
@@ -50,20 +51,6 @@ def test_several_processes_report_what_one_reports(
 ) -> None:
     """Runs in order, unused samples with their first line, failures: all the same."""
     _same(spec, _log(tmp_path, _lines()), capsys, count)
-
-
-def test_stretches_cut_at_line_starts_and_count_lines(tmp_path: Path) -> None:
-    """Each stretch starts at a line; its first line number is the line's number in the file."""
-    log = _log(tmp_path, _lines(100))
-    data = log.read_bytes()
-    parts = jobs.stretches(str(log), 4)
-    assert parts[0][0] == 0 and parts[-1][1] == len(data)
-    for (start, stop, line), following in zip(parts, [*parts[1:], None], strict=True):
-        assert start == 0 or data[start - 1 : start] == b"\n"
-        assert line == data[:start].count(b"\n") + 1
-        if following is not None:
-            assert following[0] == stop
-    assert jobs.stretches(str(log), 1) == [(0, len(data), 1)]
 
 
 @pytest.mark.parametrize(
@@ -79,10 +66,10 @@ def test_stretches_cut_at_line_starts_and_count_lines(tmp_path: Path) -> None:
     ],
 )
 @pytest.mark.parametrize("where", [0.25, 0.75])
-def test_odd_records_in_any_stretch_give_the_same_report(
+def test_odd_records_in_any_block_give_the_same_report(
     spec: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], odd: str, where: float
 ) -> None:
-    """Bad lines, loose calls, bad arguments: same findings, in the same order, in any stretch."""
+    """Bad lines, loose calls, bad arguments: same findings, in the same order, in any block."""
     lines = _lines()
     lines.insert(int(len(lines) * where), odd)
     lines.insert(int(len(lines) * where) + 7, odd)
@@ -93,7 +80,7 @@ def test_odd_records_in_any_stretch_give_the_same_report(
 def test_a_log_that_is_not_utf8_fails_the_same(
     spec: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], where: float
 ) -> None:
-    """An unreadable line stops scoring with the same error, whichever stretch holds it."""
+    """An unreadable line stops scoring with the same error, whichever block holds it."""
     lines = _lines()
     path = tmp_path / "log.jsonl"
     data = [line.encode() + b"\n" for line in lines]

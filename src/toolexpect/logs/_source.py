@@ -16,13 +16,12 @@ Lines are decoded by ``orjson`` where it gives exactly what ``json.loads`` gives
 
 from __future__ import annotations
 
-import functools
 import io
 import json
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import IO, Any
 
 import orjson
@@ -126,7 +125,7 @@ def _mib(size: int) -> str:
 def _line_too_long(ctx: Context, lineno: int) -> LogError:
     return ctx.fatal(
         "R405",
-        f"line {lineno} of the log is longer than {_mib(MAX_LINE_BYTES)}; reading stopped",
+        f"this line of the log is longer than {_mib(MAX_LINE_BYTES)}; reading stopped",
         lineno,
         help="each line of a JSON Lines log is one record; check that the file is a log",
     )
@@ -182,36 +181,53 @@ def _decode(raw: bytes, brackets: int) -> Any:
 
 
 def read_lines(
-    path: str, ctx: Context, start: int = 0, stop: int | None = None, first_line: int = 1
-) -> Iterator[Record]:
-    """The records of the lines in bytes ``start`` to ``stop`` (line boundaries) of a regular,
-    uncompressed file, numbered from ``first_line``."""
+    path: str, ctx: Context, start: int = 0, stop: int | None = None
+) -> Generator[Record, None, int]:
+    """The records of the lines of a regular, uncompressed file that begin in bytes ``start``
+    to ``stop`` (a block; to the end without ``stop``), numbered from 1 at the block's first
+    line; the generator returns how many lines it read.
+
+    A block that starts at byte 0 starts there; any other block starts at the first line start
+    after ``start - 1`` (the byte after the first ``\n`` at or after ``start - 1``, so a line
+    that begins exactly at ``start`` is this block's). It ends with the line that holds its
+    last byte, read to that line's end. Blocks ``[k*B, (k+1)*B)`` of a file thus hold each of
+    its lines exactly once; a block in which no line begins holds none.
+    """
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed by lines(); generator lifetime
     except OSError as exc:
         raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
+    first = 0
     if start:
-        handle.seek(start)
-    return lines(handle, ctx, stop - start if stop is not None else None, first_line, bom=not start)
+        try:
+            handle.seek(start - 1)
+            while (skipped := handle.readline(1 << 20)) and not skipped.endswith(b"\n"):
+                pass
+            first = handle.tell()
+        except OSError as exc:
+            handle.close()
+            raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
+    return lines(handle, ctx, None if stop is None else max(0, stop - first), bom=not first)
 
 
 def lines(
-    handle: IO[bytes], ctx: Context, size: int | None = None, first_line: int = 1, bom: bool = True
-) -> Iterator[Record]:
-    """The records of the lines of ``handle`` (at most ``size`` bytes), numbered from
-    ``first_line``; closes ``handle`` at the end."""
+    handle: IO[bytes], ctx: Context, size: int | None = None, bom: bool = True
+) -> Generator[Record, None, int]:
+    """The records of the lines of ``handle`` that begin in its next ``size`` bytes (all of
+    them by default), numbered from 1; returns how many lines were read (blank and malformed
+    ones included); closes ``handle`` at the end."""
     brackets = _bracket_limit()
     longest = MAX_LINE_BYTES
-    lineno = first_line - 1
+    lineno = 0
     try:
-        bounded = size is not None
-        left = size if size is not None else 0
-        for raw in iter(functools.partial(handle.readline, longest + 1), b""):
+        left = size
+        while left is None or left > 0:
+            raw = handle.readline(longest + 1)
+            if not raw:
+                break
             if len(raw) > longest:
                 raise _line_too_long(ctx, lineno + 1)
-            if bounded:
-                if left <= 0:
-                    break
+            if left is not None:
                 left -= len(raw)
             lineno += 1
             line = raw
@@ -239,7 +255,7 @@ def lines(
                 what = "cannot be read" if valid else "is not valid JSON"
                 ctx.report(
                     "R401",
-                    f"line {lineno} {what} ({reason}); line skipped",
+                    f"this line {what} ({reason}); it was skipped",
                     lineno,
                     help="write such a number as a string in the log"
                     if valid and reason.startswith("an integer of")
@@ -248,6 +264,7 @@ def lines(
                 )
                 continue
             yield (lineno, value)
+        return lineno
     except OSError as exc:
         # At the line being read when the stream failed (a compressed log cut short).
         raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", lineno + 1) from None

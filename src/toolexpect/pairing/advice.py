@@ -119,6 +119,16 @@ class PairingNotes:
         left = replace(self.left, first=named(self.left.first))
         return replace(self, left=left, unnamed_first=named(self.unnamed_first), split=split)
 
+    def moved(self, lines: int) -> PairingNotes:
+        """These notes with the line of each place they hold moved by ``lines``."""
+
+        def moved(where: Where | None) -> Where | None:
+            return where if where is None or where[1] is None else (where[0], where[1] + lines)
+
+        left = replace(self.left, first=moved(self.left.first))
+        split = None if self.split is None else self.split.moved(lines)
+        return replace(self, left=left, unnamed_first=moved(self.unnamed_first), split=split)
+
     def findings(self, names: Iterable[str]) -> list[Diagnostic]:
         """The findings of these notes, with ``names`` the cases runs could pair with: ``R421``
         for each question several cases ask, ``R420``, ``R422``, ``R423``."""

@@ -10,7 +10,7 @@ each failing alone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from toolexpect.calls import RecordedSample
 from toolexpect.diagnostics import Diagnostic, Span, make
@@ -50,6 +50,10 @@ class Split:
             counted(self.options, later.options),
             joined(self.keys, later.keys),
         )
+
+    def moved(self, lines: int) -> Split:
+        """These runs with the line the first was read at moved by ``lines``."""
+        return self if self.line is None else replace(self, line=self.line + lines)
 
     def note(self) -> Diagnostic | None:
         """The ``R423`` note, when an option would join two or more of the runs."""
