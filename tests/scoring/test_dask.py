@@ -7,11 +7,10 @@ import json
 import os
 import random
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from distributed import Client, LocalCluster
+from distributed import Client
 from distributed.diagnostics.plugin import WorkerPlugin
 from scoring_support import SPEC, random_line
 
@@ -29,16 +28,6 @@ from toolexpect.shards import survey_log
 ROOT = Path(__file__).resolve().parents[2]
 OTHER_IDS = ("a", "b", "c", "a", "b", "c", "nobody", "other")
 FIXTURES = ROOT / "tests" / "fixtures" / "logs"
-
-
-@pytest.fixture(scope="session")
-def client() -> Iterator[Client]:
-    """One local cluster of two worker processes for the whole session."""
-    with (
-        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
-        Client(cluster) as connected,
-    ):
-        yield connected
 
 
 @pytest.fixture(scope="module")
@@ -114,10 +103,10 @@ def test_sharded_log_gives_the_single_process_report(
     assert "R401" in single[2]
 
 
-def test_stretches_of_a_log_merge_into_the_single_process_report(
+def test_blocks_of_a_log_merge_into_the_single_process_report(
     client: Client, shards: tuple[Path, list[Path]]
 ) -> None:
-    """Cut into stretches of 4 KiB (a dozen partitions and more), the shards give, in every format, what
+    """Cut into blocks of 4 KiB (a dozen partitions and more), the shards give, in every format, what
     one process gives (the JSON report explains every failing run, the others a few); streams and
     sessions stay whole, one partition each."""
     spec, logs = shards
@@ -252,10 +241,10 @@ def test_a_glob_that_matches_nothing_is_a_finding(client: Client, tmp_path: Path
     assert "no log matches" in report.log_diagnostics[0].message
 
 
-def test_a_url_is_read_through_fsspec_in_stretches_and_named_as_given(
+def test_a_url_is_read_through_fsspec_in_blocks_and_named_as_given(
     client: Client, shards: tuple[Path, list[Path]]
 ) -> None:
-    """A canonical log named by an fsspec URL (here a cached local file) is cut into stretches
+    """A canonical log named by an fsspec URL (here a cached local file) is cut into blocks
     read by the workers; its findings and unused samples name the URL, at the right lines."""
     spec, logs = shards
     specs = _specs(spec)
@@ -340,7 +329,7 @@ def test_tools_check_the_calls_of_every_partition_as_one_process_does(
 ) -> None:
     """--tools with --dask: each partition's recorded calls are checked against the catalogue on
     the workers, and the report, the schema findings in input order included, is the one of one
-    process; the same through the Python API in stretches of 4 KiB."""
+    process; the same through the Python API in blocks of 4 KiB."""
     spec, logs = shards
     tools = tmp_path / "tools.json"
     tools.write_text(json.dumps(TOOLS), encoding="utf-8")
@@ -385,10 +374,10 @@ def test_each_pairing_option_gives_the_single_process_report(
     assert "3 passed" in single[1] or '"passed": 3' in single[1]
 
 
-def test_a_canonical_log_named_after_its_case_pairs_by_file_in_stretches(
+def test_a_canonical_log_named_after_its_case_pairs_by_file_in_blocks(
     client: Client, tmp_path: Path
 ) -> None:
-    """A canonical log cut into stretches, paired by file: every stretch pairs its runs with the
+    """A canonical log cut into blocks, paired by file: every block pairs its runs with the
     case the file is named after, as one process pairs the whole log."""
     spec = tmp_path / "weather.expect"
     spec.write_text(WEATHER, encoding="utf-8")
