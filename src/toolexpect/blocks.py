@@ -45,9 +45,10 @@ def blocks(size: int, blocksize: int) -> list[Block]:
     return [(number * blocksize, min((number + 1) * blocksize, size)) for number in range(count)]
 
 
-def unreadable(at: Position, finding: Diagnostic) -> PartialScore:
-    """The partial score of a shard that cannot be read: no runs, the finding that says why."""
-    return PartialScore((Part(at, (), (), (), (finding,), unreadable=True),))
+def unreadable(at: Position, finding: Diagnostic, lines: int | None = None) -> PartialScore:
+    """The partial score of a shard that cannot be read: no runs, the finding that says why
+    (``lines=0`` for a block, whose log :func:`numbered` then reduces to it)."""
+    return PartialScore((Part(at, (), (), (), (finding,), unreadable=True, lines=lines),))
 
 
 class _Loose(Exception):
@@ -111,7 +112,7 @@ def score_block(
     except _Loose:
         return None
     except LogError as error:  # the exception does not pickle whole: sent back as data
-        partial = unreadable(at, error.diagnostic)
+        partial = unreadable(at, error.diagnostic, 0)
     # Pairing gives a canonical log's runs as read (none held): one part, at ``at``.
     return PartialScore(
         tuple(dataclasses.replace(part, lines=counted) if part.at == at else part for part in partial.parts)

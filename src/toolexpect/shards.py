@@ -169,6 +169,7 @@ def score_shard(
     A log that cannot be read gives a partial score without runs whose finding names the log.
     """
     read_as = shard.log
+    lost = None if shard.block is None else 0  # a block that cannot be read: its log is one finding
     try:
         path = _local(shard.log)
         if path is not None:
@@ -192,10 +193,10 @@ def score_shard(
             partial = score_block(specs, read_as, block, shard.at, explained, tools, pairing)
             return None if partial is None else _named(partial, read_as, shard.log)
     except LogError as error:
-        return _named(unreadable(shard.at, error.diagnostic), read_as, shard.log)
+        return _named(unreadable(shard.at, error.diagnostic, lost), read_as, shard.log)
     except (OSError, ValueError, ImportError) as error:  # fsspec: a missing file, an unknown protocol
         problem = getattr(error, "strerror", None) or str(error) or type(error).__name__
-        return unreadable(shard.at, make("R400", f"cannot read log: {problem}", path=shard.log))
+        return unreadable(shard.at, make("R400", f"cannot read log: {problem}", path=shard.log), lost)
 
 
 def score_together(

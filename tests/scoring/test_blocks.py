@@ -399,3 +399,25 @@ def test_three_jobs_give_the_report_of_one(
     assert _cli(capsys, str(spec), "--log", str(empty), "-j", "3") == _cli(
         capsys, str(spec), "--log", str(empty)
     )
+
+
+def test_a_block_that_cannot_be_read_makes_its_log_one_finding_at_its_line(
+    client: Client, logged: tuple[list[Spec], Path, int, Catalogue], tmp_path: Path
+) -> None:
+    """A line that is not UTF-8 far into a log (past the first 64 KiB, so that the log is cut)
+    stops the reading of the log: on a cluster the log is one finding, the one a process
+    raises, at the line of the log."""
+    specs = logged[0]
+    good = [json.dumps(GOOD[n % 3]).encode() + b"\n" for n in range(1500)]
+    log = tmp_path / "broken.jsonl"
+    log.write_bytes(
+        b"".join(good[:1400]) + b'{"id": "a", "tool_calls": [], "x": "\xff"}\n' + b"".join(good[1400:])
+    )
+    with pytest.raises(LogError) as caught:
+        list(open_log(str(log)))
+    assert caught.value.diagnostic.line == 1401
+    report, spread = on_dask.run(specs, [str(log)], client, blocksize=4096)
+    assert spread.partitions > 20
+    assert report.log_diagnostics == (caught.value.diagnostic,)
+    assert report.unreadable_partitions == 1
+    assert sum(outcome.result.runs for outcome in report.cases) == 0
