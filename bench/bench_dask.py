@@ -120,16 +120,14 @@ class _Peak:
         self.thread.join()
 
 
-def _plan(specs: list[Spec], logs: list[Path], blocksize: int) -> int:
+def _plan(specs: list[Spec], logs: list[str], blocksize: int) -> int:
     """Time one API run on a local cluster of 2 workers: its plan (surveying the logs), its
     reading and scoring, and its total, with the load average before and after."""
     cluster, client, started = _cluster(2)
     try:
         before = os.getloadavg()[0]
         clock = time.perf_counter()
-        _, spread = on_dask.run(
-            specs, [str(log) for log in logs], client, explained=MAX_RUNS_SHOWN, blocksize=blocksize
-        )
+        _, spread = on_dask.run(specs, logs, client, explained=MAX_RUNS_SHOWN, blocksize=blocksize)
         total = time.perf_counter() - clock
     finally:
         client.close()
@@ -150,6 +148,9 @@ def main() -> int:
     parser.add_argument("--cases", type=int, default=100, help="cases of the spec (default 100)")
     parser.add_argument("--plan", action="store_true",
                         help="only time one API run on 2 workers: plan, read and score, total")
+    parser.add_argument("--through", default="",
+                        help="with --plan, name the logs as fsspec URLs: this prefix, then the path "
+                        "(blockcache::file:// reads them as a remote store is read, in ranges)")
     args = parser.parse_args()
     blocksize = args.blocksize_mb << 20
     spec, logs, runs = _shards(args.size_mb, args.shards, args.cases)
@@ -159,7 +160,7 @@ def main() -> int:
     print(f"log: {size / 1e6:.0f} MB in {len(logs)} shards, {runs:,} runs, {args.cases} cases; "
           f"blocks of {args.blocksize_mb} MiB; {os.cpu_count()} CPUs")
     if args.plan:
-        return _plan(specs, logs, blocksize)
+        return _plan(specs, [f"{args.through}{log}" for log in logs], blocksize)
 
     argv = [str(spec), *[f"--log={log}" for log in logs]]
     single, expected, _ = _command(argv)
