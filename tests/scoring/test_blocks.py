@@ -10,11 +10,10 @@ import dataclasses
 import json
 import os
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from distributed import Client, LocalCluster
+from distributed import Client
 from hypothesis import given
 from hypothesis import strategies as st
 from scoring_support import SPEC
@@ -324,29 +323,26 @@ def test_a_url_is_read_in_blocks_through_fsspec_ranges(
     _same(report, one, MAX_RUNS_SHOWN, (str(log), url))
 
 
-@pytest.fixture(scope="module")
-def threads() -> Iterator[Client]:
-    """A local cluster of two worker threads: they share this process's ``memory://`` files."""
-    with (
-        LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster,
-        Client(cluster) as connected,
-    ):
-        yield connected
+def _put_in_memory(path: str, data: bytes) -> None:
+    """Store ``data`` as ``memory://`` + ``path`` in this process (run on each worker)."""
+    import fsspec
+
+    fsspec.filesystem("memory").pipe(path, data)
 
 
 def test_a_memory_url_is_read_in_blocks(
-    threads: Client, logged: tuple[list[Spec], Path, int, Catalogue]
+    client: Client, logged: tuple[list[Spec], Path, int, Catalogue]
 ) -> None:
-    """A ``memory://`` log is surveyed from its size and first bytes, and read in blocks."""
-    import fsspec
-
+    """A ``memory://`` log (stored in each worker process) is surveyed from its size and first
+    bytes, and read in blocks: the report of one process, naming the URL."""
     specs, log, eighth, tools = logged
     url = "memory://readonce/runs.jsonl"
-    fsspec.filesystem("memory").pipe("/readonce/runs.jsonl", log.read_bytes())
-    assert len(survey_log(url, 0, blocksize=eighth)) == -(-log.stat().st_size // eighth)
+    client.run(_put_in_memory, "/readonce/runs.jsonl", log.read_bytes())
+    shards = client.submit(survey_log, url, 0, blocksize=eighth, pure=False).result()
+    assert len(shards) == -(-log.stat().st_size // eighth)
     for explained in (None, MAX_RUNS_SHOWN):
         one = _one(specs, log, tools, explained)
-        report = on_dask.score(specs, [url], threads, blocksize=eighth - 1, explained=explained, tools=tools)
+        report = on_dask.score(specs, [url], client, blocksize=eighth - 1, explained=explained, tools=tools)
         _same(report, one, explained, (str(log), url))
 
 
