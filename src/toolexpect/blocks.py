@@ -3,8 +3,9 @@
 A log of N bytes is cut into blocks ``[k*B, (k+1)*B)`` from its size alone (:func:`blocks`),
 as ``dask.bytes.read_bytes`` cuts a file with ``\\n`` as delimiter: a block's lines are those
 that begin in it (:func:`toolexpect.logs._source.read_lines`: from the first line start at or
-after its first byte, a line that begins exactly there included, to the end of the line that
-holds its last byte), so each line is read once, by one block; a block may hold none. A
+after its first byte, a line that begins exactly there included, where fsspec gives it to the
+block before, to the end of the line that holds its last byte), so each line is read once, by
+one block; a block may hold none. A
 block's task does not know the number of its first line: it numbers its lines from 1 and says
 how many it read (``Part.lines``, :func:`score_block`). Once every block of a log is in,
 :func:`numbered` moves each block's line numbers by the lines of the blocks before it. Engine
