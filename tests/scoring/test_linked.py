@@ -9,10 +9,14 @@ never read together.
 
 from __future__ import annotations
 
+import itertools
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toolexpect.api import parse_spec
 from toolexpect.linked import Links, without_held
@@ -140,3 +144,69 @@ def test_the_spans_of_one_trace_in_two_exports_are_one_run(tmp_path: Path) -> No
     assert single.cases[0].result.runs == 2
     alone = [_one_process(spec, [log], PairingOptions()).cases[0].result.runs for log in logs]
     assert alone == [2, 2], "scored file by file, each trace would be two runs"
+
+
+def _conversation(number: int, system: str | None, user: str | None, turns: list[str]) -> list[dict]:
+    """The messages of one conversation: an opening, then a tool call and its result per turn."""
+    messages: list[dict] = []
+    if system is not None:
+        messages.append({"role": "system", "content": system})
+    if user is not None:
+        messages.append({"role": "user", "content": user})
+    for turn, tool in enumerate(turns):
+        call = f"call_{number}_{turn}"
+        function = {"name": tool, "arguments": "{}"}
+        calls = [{"id": call, "type": "function", "function": function}]
+        messages.append({"role": "assistant", "tool_calls": calls})
+        messages.append({"role": "tool", "tool_call_id": call, "content": "ok"})
+    return messages
+
+
+_OPENINGS = st.tuples(st.sampled_from(["You help.", "You plan.", None]), st.sampled_from(["Hi", "Go", None]))
+
+
+@settings(max_examples=60)
+@given(
+    conversations=st.lists(
+        st.tuples(_OPENINGS, st.lists(st.sampled_from(["a", "b"]), min_size=1, max_size=3)),
+        min_size=1,
+        max_size=4,
+    ),
+    data=st.data(),
+    options=st.sampled_from(
+        [PairingOptions(), PairingOptions("question"), PairingOptions(case_from="meta.case")]
+    ),
+)
+def test_any_records_in_any_files_give_the_one_process_report(
+    conversations: list[tuple[tuple[str | None, str | None], list[str]]],
+    data: st.DataObject,
+    options: PairingOptions,
+) -> None:
+    """Conversations sharing openings or not, with or without a user message, their records
+    (each the conversation so far, some logged twice) in any order and cut into any files:
+    scored a log at a time and linked, the report is the one of one process reading every
+    file."""
+    records = []
+    for number, ((system, user), turns) in enumerate(conversations):
+        messages = _conversation(number, system, user, turns)
+        ends = [index + 1 for index, message in enumerate(messages) if message["role"] == "tool"]
+        for end in ends:
+            records.append({"meta": {"case": f"c{number % 2}"}, "messages": messages[:end]})
+    records += data.draw(st.lists(st.sampled_from(records), max_size=2))  # a record logged twice
+    records = data.draw(st.permutations(records))
+    inner = st.integers(1, max(1, len(records) - 1))
+    cuts = sorted(data.draw(st.lists(inner, max_size=min(3, len(records) - 1), unique=True)))  # none empty
+    spec = 'case "c0" {\n    expect a\n}\ncase "c1" {\n    expect b\n}\n'
+    if options == PairingOptions():
+        spec = "expect a\n"
+    with tempfile.TemporaryDirectory() as folder:
+        logs = []
+        for number, (start, stop) in enumerate(itertools.pairwise([0, *cuts, len(records)])):
+            log = Path(folder) / f"part-{number}.jsonl"
+            lines = "".join(json.dumps(record) + "\n" for record in records[start:stop])
+            log.write_text(lines, encoding="utf-8")
+            logs.append(log)
+        single = _one_process(spec, logs, options)
+        report, _ = _engine(spec, logs, options)
+        assert render(report, "json") == render(single, "json")
+        assert report == single
