@@ -18,7 +18,9 @@ offers or looks for, so an engine that pairs each log on its own knows which log
 together (see :mod:`toolexpect.linked`). A record offers, and looks for, the digest of its
 history up to its first user message (every record of its conversation has the same); with
 no user message, it offers its whole history's digest, which a later record looks for among
-the digests before its own first user message; grouped by key, it offers its key.
+the digests before its own first user message. Grouped by key, a record without a history
+offers its key (it joins the latest run of that key, wherever it began) and one with a history
+looks for it (it becomes the latest run of its key).
 """
 
 from __future__ import annotations
@@ -123,7 +125,9 @@ class Runs:
             for digest in history[:before]:
                 self.probes.add(self._handle("p", digest))
         if self.by_key and key is not None:
-            self.offers.add(self._handle("k", key))
+            # Only a record without a history looks its key up (and starts a run under it);
+            # one with a history just marks its run the latest of the key.
+            (self.probes if history else self.offers).add(self._handle("k", key))
 
     def _handle(self, kind: str, value: object) -> int:
         text = f"{self.space}\x00{kind}\x00{value}".encode("utf-8", "surrogatepass")
