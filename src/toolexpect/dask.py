@@ -48,13 +48,15 @@ class LostWork(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class Spread:
-    """How the work was spread: logs, partitions, workers, and seconds per stage."""
+    """How the work was spread: logs, partitions, workers, seconds per stage, and how many logs
+    were read again together because runs span them (``linked``)."""
 
     logs: int
     partitions: int
     workers: int
     scheduler: str
     seconds: dict[str, float] = field(default_factory=dict)
+    linked: int = 0
 
 
 def score(
@@ -187,7 +189,8 @@ def _run(
     seconds["finish"] = _lap(clock)
     info = client.scheduler_info()
     workers = len(info.get("workers", {}))
-    return report, Spread(len(logs), len(shards), workers, str(info.get("address")), seconds)
+    linked = sum(len(group) for group in groups)
+    return report, Spread(len(logs), len(shards), workers, str(info.get("address")), seconds, linked)
 
 
 def _scored(
