@@ -7,8 +7,8 @@ runs that task again (scattered data would be lost for good). Each log is survey
 stretches), each shard is read and scored on a worker (:func:`toolexpect.shards.score_shard`,
 the one scorer), and the partial scores are merged here as they arrive, in whatever order: the
 merge is associative and commutative, so the report is the one a single process gives. Logs
-whose runs may join runs of other logs (:mod:`toolexpect.linked`) are then read together, one
-task per group, and their joined runs replace those each gave alone. A task
+holding records of runs across logs (:mod:`toolexpect.linked`) are then read again, one task
+each, and the records they link are paired together by one task. A task
 whose worker dies is run again (Dask's own retries); a log that cannot be read is reported with
 its path, and the rest is scored. See docs/scale.md.
 """
@@ -24,7 +24,16 @@ from typing import TYPE_CHECKING, TypeVar
 
 from toolexpect.linked import Links, without_held
 from toolexpect.scoring import CompiledSpecs, PartialScore, ScoreReport
-from toolexpect.shards import BLOCKSIZE, Shard, list_logs, score_shard, score_together, survey_log, unreadable
+from toolexpect.shards import (
+    BLOCKSIZE,
+    Shard,
+    list_logs,
+    relink_shard,
+    score_set_aside,
+    score_shard,
+    survey_log,
+    unreadable,
+)
 
 T = TypeVar("T")
 
@@ -49,7 +58,7 @@ class LostWork(RuntimeError):
 @dataclass(frozen=True, slots=True)
 class Spread:
     """How the work was spread: logs, partitions, workers, seconds per stage, and how many logs
-    were read again together because runs span them (``linked``)."""
+    were read again because runs span them (``linked``)."""
 
     logs: int
     partitions: int
@@ -164,33 +173,36 @@ def _run(
             total = total.merge(partial)
     seconds["read and score"] = _lap(clock) - merging
     seconds["merge"] = merging
-    groups = links.groups()
-    if groups:  # logs whose runs may join: read together, their joined runs replace their own
+    cross = links.cross()
+    if cross:  # runs across logs: each linked log read again, and its linked records paired together
         clock = time.perf_counter()
-        total = without_held(total, {log for group in groups for log in group})
+        total = without_held(total, set(cross))
         by_log = {shard.at[0]: shard for shard in shards}
-        together = [[by_log[log] for log in group] for group in groups]
-        count = len(together)
-        for partial in client.gather(
-            client.map(
-                score_together,
-                [shipped] * count,
-                together,
-                [explained] * count,
-                [checked] * count,
-                [pairing] * count,
-                retries=RETRIES,
-            )
-        ):
+        again = [by_log[log] for log in cross]
+        count = len(again)
+        relinked = client.map(
+            relink_shard,
+            [shipped] * count,
+            again,
+            list(cross.values()),
+            [explained] * count,
+            [checked] * count,
+            [pairing] * count,
+            retries=RETRIES,
+        )
+        aside = client.submit(
+            score_set_aside, shipped, relinked, again, explained, checked, pairing, retries=RETRIES
+        )
+        for partial in client.gather(client.map(_first, relinked)):
             total = total.merge(partial)
-        seconds["logs read together"] = _lap(clock)
+        total = total.merge(aside.result())
+        seconds["logs read again"] = _lap(clock)
     clock = time.perf_counter()
     report = compiled.finish(total)
     seconds["finish"] = _lap(clock)
     info = client.scheduler_info()
     workers = len(info.get("workers", {}))
-    linked = sum(len(group) for group in groups)
-    return report, Spread(len(logs), len(shards), workers, str(info.get("address")), seconds, linked)
+    return report, Spread(len(logs), len(shards), workers, str(info.get("address")), seconds, len(cross))
 
 
 def _scored(
@@ -212,6 +224,11 @@ def _scored(
         [pairing] * count,
         retries=RETRIES,
     )
+
+
+def _first(pair: tuple[T, object]) -> T:
+    """The first of a pair (a partial score, without the records set aside beside it)."""
+    return pair[0]
 
 
 def _same(shipped: T) -> T:

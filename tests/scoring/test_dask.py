@@ -35,7 +35,7 @@ FIXTURES = ROOT / "tests" / "fixtures" / "logs"
 def client() -> Iterator[Client]:
     """One local cluster of two worker processes for the whole session."""
     with (
-        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
         Client(cluster) as connected,
     ):
         yield connected
@@ -496,4 +496,4 @@ def test_a_conversation_logged_across_rotated_files_is_one_run_as_in_one_process
     assert "3 passed" in _cli(capsys, *argv)[1]
     code, _, err = _cli(capsys, *argv, "--dask", client.scheduler.address, "-v")
     assert code == 0
-    assert "3 logs read together for runs across logs" in err and "logs read together 0." in err
+    assert "3 logs read again for runs across logs" in err and "logs read again 0." in err

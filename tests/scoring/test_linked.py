@@ -25,7 +25,7 @@ from toolexpect.pairing import PairingOptions
 from toolexpect.partition import score_read
 from toolexpect.report.score import render
 from toolexpect.scoring import CompiledSpecs, ScoreReport
-from toolexpect.shards import Shard, score_shard, score_together, survey_log
+from toolexpect.shards import Shard, relink_shard, score_set_aside, score_shard, survey_log
 
 ROOT = Path(__file__).resolve().parents[2]
 PAIRING = ROOT / "tests" / "fixtures" / "pairing"
@@ -35,8 +35,9 @@ SPEC = (PAIRING / "weather.expect").read_text(encoding="utf-8")
 
 def _engine(
     spec: str, logs: list[Path], options: PairingOptions, order: list[int] | None = None
-) -> tuple[ScoreReport, list[tuple[int, ...]]]:
-    """The report of scoring each log alone, in ``order``, then the linked logs together."""
+) -> tuple[ScoreReport, list[int]]:
+    """The report of scoring each log alone, in ``order``, then the logs that hold records of
+    runs across logs again, and their linked records together; and which logs were read again."""
     compiled = CompiledSpecs.of([parse_spec(spec, "weather")])
     shards = [shard for number, log in enumerate(logs) for shard in survey_log(str(log), number)]
     links = Links()
@@ -45,12 +46,15 @@ def _engine(
         partial = score_shard(compiled, shards[number], pairing=options)
         assert partial is not None
         total = total.merge(links.add(partial))
-    groups = links.groups()
-    total = without_held(total, {log for group in groups for log in group})
+    cross = links.cross()
+    total = without_held(total, set(cross))
     by_log: dict[int, Shard] = {shard.at[0]: shard for shard in shards}
-    for group in reversed(groups):
-        total = total.merge(score_together(compiled, [by_log[log] for log in group], pairing=options))
-    return compiled.finish(total), groups
+    again = [by_log[log] for log in cross]
+    relinked = [relink_shard(compiled, shard, cross[shard.at[0]], pairing=options) for shard in again]
+    for partial, _ in reversed(relinked):
+        total = total.merge(partial)
+    total = total.merge(score_set_aside(compiled, relinked, again, pairing=options))
+    return compiled.finish(total), list(cross)
 
 
 def _one_process(spec: str, logs: list[Path], options: PairingOptions) -> ScoreReport:
@@ -97,7 +101,7 @@ def test_conversations_across_rotated_logs_are_joined_as_one_process_joins_them(
     single = _one_process(SPEC, logs, options)
     for order in (None, [3, 1, 0, 2]):
         report, groups = _engine(SPEC, logs, options, order)
-        assert groups == [(0, 2, 3)]
+        assert groups == [0, 2, 3]
         assert report == single
         assert render(report, "json") == render(single, "json")
     runs = {outcome.case.name: outcome.result.runs for outcome in single.cases}
@@ -139,7 +143,7 @@ def test_the_spans_of_one_trace_in_two_exports_are_one_run(tmp_path: Path) -> No
     spec = "expect get_weather\n"
     single = _one_process(spec, logs, PairingOptions())
     report, groups = _engine(spec, logs, PairingOptions())
-    assert groups == [(0, 1)]
+    assert groups == [0, 1]
     assert report == single
     assert single.cases[0].result.runs == 2
     alone = [_one_process(spec, [log], PairingOptions()).cases[0].result.runs for log in logs]

@@ -36,10 +36,11 @@ __all__ = ["Runs"]
 class _Run:
     """One run being put together (internal, mutable, owned by one :class:`Runs`)."""
 
-    __slots__ = ("calls", "facts", "id", "ids", "line", "path")
+    __slots__ = ("calls", "facts", "id", "ids", "line", "order", "path")
 
-    def __init__(self, sample: RecordedSample) -> None:
+    def __init__(self, sample: RecordedSample, order: int) -> None:
         self.id = sample.id
+        self.order = order
         self.calls: list[ToolCall] = []
         self.ids: set[tuple[str, str]] = set()
         self.path = sample.path
@@ -79,17 +80,21 @@ class Runs:
         self._latest: dict[str, _Run] = {}
         self._ends: dict[int, _Run] = {}
 
-    def _start(self, sample: RecordedSample) -> _Run:
-        run = _Run(sample)
+    def _start(self, sample: RecordedSample, order: int) -> _Run:
+        run = _Run(sample, order)
         self._held.append(run)
         return run
 
-    def add(self, sample: RecordedSample, key: str | None) -> RecordedSample | None:
-        """``sample`` when it is a run on its own, else ``None`` (held, given by :meth:`held`)."""
+    def add(self, sample: RecordedSample, key: str | None, order: int = 0) -> RecordedSample | None:
+        """``sample`` when it is a run on its own, else ``None`` (held, given by :meth:`held`;
+        ``order``: the record's place among the held records of its log, kept for the run it
+        begins)."""
         facts = sample.facts
         history = facts.history if facts is not None else ()
         if history or (self.by_key and key is not None):
-            self._handles(history, facts.asks if facts is not None else None, key)
+            offers, probes = self.handles(sample, key)
+            self.offers.update(offers)
+            self.probes.update(probes)
         if history:
             run = None
             for digest in reversed(history[:-1]):
@@ -97,7 +102,7 @@ class Runs:
                 if run is not None:
                     break
             if run is None:
-                run = self._start(sample)
+                run = self._start(sample, order)
             else:
                 run.add(sample.calls)
             self._ends[history[-1]] = run
@@ -108,35 +113,47 @@ class Runs:
             return sample
         run = self._latest.get(key)
         if run is None:
-            run = self._latest[key] = self._start(sample)
+            run = self._latest[key] = self._start(sample, order)
         else:
             run.add(sample.calls)
         return None
 
-    def _handles(self, history: tuple[int, ...], asks: int | None, key: str | None) -> None:
-        """Note the join handles of a held record (see module)."""
+    def holds(self, sample: RecordedSample, key: str | None) -> bool:
+        """Whether :meth:`add` would hold ``sample`` (under ``key``): a record others may join."""
+        facts = sample.facts
+        return bool(facts is not None and facts.history) or (self.by_key and key is not None)
+
+    def handles(self, sample: RecordedSample, key: str | None) -> tuple[list[int], list[int]]:
+        """The join handles ``sample`` (under ``key``) offers and looks for (see module); none
+        for a record that is a run on its own."""
+        facts = sample.facts
+        history = facts.history if facts is not None else ()
+        asks = facts.asks if facts is not None else None
+        offers: list[int] = []
+        probes: list[int] = []
         if history:
             if asks is not None and asks < len(history):
-                self.offers.add(self._handle("u", history[asks]))
+                offers.append(self._handle("u", history[asks]))
                 before = asks
             else:
-                self.offers.add(self._handle("p", history[-1]))
+                offers.append(self._handle("p", history[-1]))
                 before = len(history) - 1
-            for digest in history[:before]:
-                self.probes.add(self._handle("p", digest))
+            probes.extend(self._handle("p", digest) for digest in history[:before])
         if self.by_key and key is not None:
             # Only a record without a history looks its key up (and starts a run under it);
             # one with a history just marks its run the latest of the key.
-            (self.probes if history else self.offers).add(self._handle("k", key))
+            (probes if history else offers).append(self._handle("k", key))
+        return offers, probes
 
     def _handle(self, kind: str, value: object) -> int:
         text = f"{self.space}\x00{kind}\x00{value}".encode("utf-8", "surrogatepass")
         return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
 
-    def held(self) -> Iterator[RecordedSample]:
-        """The held runs, in the order they began."""
+    def held(self) -> Iterator[tuple[int, RecordedSample]]:
+        """The held runs, in the order they began, each with the place of its first record
+        among the held records of its log."""
         for run in self._held:
-            yield run.sample()
+            yield run.order, run.sample()
         self._held.clear()
         self._latest.clear()
         self._ends.clear()
