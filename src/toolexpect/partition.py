@@ -57,13 +57,16 @@ def score_read(
     tools: Catalogue | None = None,
     pairing: PairingOptions | None = None,
     through: Callable[[Iterator[RecordedSample]], Iterator[RecordedSample]] | None = None,
+    joins: bool = False,
 ) -> PartialScore:
     """Pair, check (with a ``tools`` catalogue) and score one partition's ``samples`` (a log
     reader, several read one after the other, or samples) as the partition at ``at``
     (``diagnostics``: the findings of samples given as such, complete once they are read; a
     reader's own are taken from it; ``explained`` as
     :func:`~toolexpect.scoring.score_partition` takes it; ``through``: what the runs pass
-    through on their way to scoring, such as a progress display)."""
+    through on their way to scoring, such as a progress display; ``joins``: the first held part
+    carries the join handles of the held records, for an engine that scores each log on its
+    own, see :mod:`toolexpect.linked`)."""
     many = isinstance(samples, Sequence) and all(isinstance(log, LogReader) for log in samples)
     logs: list[LogReader | Iterable[RecordedSample]] = (
         list(cast("Sequence[LogReader]", samples))
@@ -74,18 +77,18 @@ def score_read(
     if readers:
         diagnostics = _Findings(readers)
     cases = Spec(tuple(target.case for target in specs.targets))
-    paired = pair_runs([cases], logs, pairing)
+    paired = pair_runs([cases], logs, pairing, joins=joins)
     stages = _Stages(paired, through)
     notes = paired.notes
     partial = _scored(specs, stages.of("read"), at, diagnostics, explained, tools, lambda: notes("read"))
-    joins = paired.joins
+    handles = paired.joins
     for number, stage in enumerate(LATER):
         if stages.has(stage):
             place = (HELD, number, *at)
-            noted = functools.partial(_with_joins, notes, stage, joins)
+            noted = functools.partial(_with_joins, notes, stage, handles)
             found = _scored(specs, stages.of(stage), place, (), explained, tools, noted)
             partial = partial.merge(found)
-            joins = (frozenset(), frozenset())  # carried once, by the first held part
+            handles = (frozenset(), frozenset())  # carried once, by the first held part
     return partial
 
 

@@ -290,6 +290,7 @@ def _score_whole(
         explained=explained,
         tools=tools,
         pairing=pairing,
+        joins=True,
     )
 
 

@@ -66,16 +66,26 @@ class _Run:
         return RecordedSample(self.id, tuple(self.calls), self.path, self.line, self.facts)
 
 
+def _digest(text: str) -> int:
+    """A 64-bit digest of ``text``."""
+    raw = text.encode("utf-8", "surrogatepass")
+    return int.from_bytes(hashlib.blake2b(raw, digest_size=8).digest(), "big")
+
+
 class Runs:
     """The runs of one pairing: samples in, runs out (state of one call, never shared)."""
 
-    def __init__(self, by_key: bool, space: str = "") -> None:
-        """Join runs by history, and by key when ``by_key``; ``space`` tells the join handles
-        of this set of runs from those of another."""
+    def __init__(self, by_key: bool, space: str = "", *, joins: bool = False) -> None:
+        """Join runs by history, and by key when ``by_key``; gather the join handles of the
+        held records in ``offers`` and ``probes`` when ``joins`` (``space`` tells them from
+        those of another set of runs)."""
         self.by_key = by_key
         self.space = space
+        self.joins = joins
         self.offers: set[int] = set()
         self.probes: set[int] = set()
+        self._salts = {kind: _digest(f"{space}\x00{kind}") for kind in ("u", "p")}
+        self._keys: dict[str, int] = {}
         self._held: list[_Run] = []
         self._latest: dict[str, _Run] = {}
         self._ends: dict[int, _Run] = {}
@@ -91,7 +101,7 @@ class Runs:
         begins)."""
         facts = sample.facts
         history = facts.history if facts is not None else ()
-        if history or (self.by_key and key is not None):
+        if self.joins and (history or (self.by_key and key is not None)):
             offers, probes = self.handles(sample, key)
             self.offers.update(offers)
             self.probes.update(probes)
@@ -132,22 +142,23 @@ class Runs:
         offers: list[int] = []
         probes: list[int] = []
         if history:
+            # A history's digests are 64-bit digests already: salted, not hashed again.
             if asks is not None and asks < len(history):
-                offers.append(self._handle("u", history[asks]))
+                offers.append(history[asks] ^ self._salts["u"])
                 before = asks
             else:
-                offers.append(self._handle("p", history[-1]))
+                offers.append(history[-1] ^ self._salts["p"])
                 before = len(history) - 1
-            probes.extend(self._handle("p", digest) for digest in history[:before])
+            salt = self._salts["p"]
+            probes.extend(digest ^ salt for digest in history[:before])
         if self.by_key and key is not None:
+            handle = self._keys.get(key)
+            if handle is None:
+                handle = self._keys[key] = _digest(f"{self.space}\x00k\x00{key}")
             # Only a record without a history looks its key up (and starts a run under it);
             # one with a history just marks its run the latest of the key.
-            (probes if history else offers).append(self._handle("k", key))
+            (probes if history else offers).append(handle)
         return offers, probes
-
-    def _handle(self, kind: str, value: object) -> int:
-        text = f"{self.space}\x00{kind}\x00{value}".encode("utf-8", "surrogatepass")
-        return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
 
     def held(self) -> Iterator[tuple[int, RecordedSample]]:
         """The held runs, in the order they began, each with the place of its first record

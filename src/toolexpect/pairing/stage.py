@@ -93,7 +93,8 @@ class PairedRuns:
     (the runs whose first record's place among the log's held records, ``order``, is before
     the first of ``marks[log]``, then before the second, ...). ``joins``: the join handles
     the held records offer and look for (see :mod:`toolexpect.pairing.runs`), once every log
-    is read. With ``cross`` handles, the held
+    is read, when asked for with ``joins=True`` (an engine that pairs each log on its own
+    needs them; one process does not). With ``cross`` handles, the held
     records linked through them are set aside (``aside``, complete once every log is read;
     see :mod:`toolexpect.pairing.held`) and the parts of a log's runs are cut where a
     set-aside record is. Logs given as :class:`~toolexpect.pairing.held.Records` are records
@@ -108,8 +109,10 @@ class PairedRuns:
         *,
         cross: frozenset[int] | None = None,
         marks: Mapping[int, Sequence[int]] | None = None,
+        joins: bool = False,
     ) -> None:
         self.options = options
+        self._joins = joins
         self._logs = logs
         self._cross = cross
         self._marks: Mapping[int, Sequence[int]] = marks or {}
@@ -148,7 +151,8 @@ class PairedRuns:
     def __iter__(self) -> Iterator[RecordedSample]:
         """The runs, in log order (runs put together from several records when they end)."""
         grouped = self.options.case_from is not None or self.options.by != "id"
-        runs, traces = Runs(grouped, "runs"), Runs(True, "traces")
+        runs = Runs(grouped, "runs", joins=self._joins)
+        traces = Runs(True, "traces", joins=self._joins)
         began: dict[str | None, int] = {}  # the number of each log, by its path
         held: list[tuple[RecordedSample, Runs, str | None, int]] = []  # with cross: aside or not
         for number, log in enumerate(self._logs):
@@ -375,8 +379,9 @@ def pair_runs(
     *,
     cross: frozenset[int] | None = None,
     marks: Mapping[int, Sequence[int]] | None = None,
+    joins: bool = False,
 ) -> PairedRuns:
     """The runs of ``logs`` named after the cases of ``specs`` they pair with (see module;
-    ``cross`` and ``marks`` as :class:`PairedRuns` takes them)."""
+    ``cross``, ``marks`` and ``joins`` as :class:`PairedRuns` takes them)."""
     chosen = options if options is not None else PairingOptions()
-    return PairedRuns(specs, logs, chosen, cross=cross, marks=marks)
+    return PairedRuns(specs, logs, chosen, cross=cross, marks=marks, joins=joins)
