@@ -81,7 +81,7 @@ def score_read(
     stages = _Stages(paired, through)
     notes = paired.notes
     partial = _scored(specs, stages.of("read"), at, diagnostics, explained, tools, lambda: notes("read"))
-    handles = paired.joins
+    handles = paired.handles
     for number, stage in enumerate(LATER):
         if stages.has(stage):
             place = (HELD, number, *at)

@@ -91,7 +91,7 @@ class PairedRuns:
     (records joined by history or key), each in the order they began; ``segment`` adds the
     number of the log it was read from, or began in, and the part of that log's runs it is in
     (the runs whose first record's place among the log's held records, ``order``, is before
-    the first of ``marks[log]``, then before the second, ...). ``joins``: the join handles
+    the first of ``marks[log]``, then before the second, ...). ``handles``: the join handles
     the held records offer and look for (see :mod:`toolexpect.pairing.runs`), once every log
     is read, when asked for with ``joins=True`` (an engine that pairs each log on its own
     needs them; one process does not). With ``cross`` handles, the held
@@ -146,7 +146,7 @@ class PairedRuns:
         self._split = SplitRuns(self._only) if alone and self._only is not None else None
         self.stage: Stage = "read"
         self.segment: Segment = ("read", 0, 0)
-        self.joins: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
+        self.handles: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
 
     def __iter__(self) -> Iterator[RecordedSample]:
         """The runs, in log order (runs put together from several records when they end)."""
@@ -187,7 +187,7 @@ class PairedRuns:
                     target.add(sample, key, next(orders))
         if self._cross is not None:
             self._set_aside(held, self._cross, began)
-        self.joins = (frozenset(traces.offers | runs.offers), frozenset(traces.probes | runs.probes))
+        self.handles = (frozenset(traces.offers | runs.offers), frozenset(traces.probes | runs.probes))
         later: tuple[tuple[Stage, Runs, str], ...] = (("traces", traces, "otel"), ("runs", runs, "provider"))
         for stage, runs_of, fmt in later:
             for order, run in runs_of.held():
