@@ -9,8 +9,8 @@ its blocks, cut without reading it), each shard is read and scored on a worker
 as they arrive, in whatever order: the merge is associative and commutative. Once every shard
 is in, each block's lines are numbered as in its log (:func:`toolexpect.shards.numbered`), so
 the report is the one a single process gives. Logs
-whose runs may join runs of other logs (:mod:`toolexpect.linked`) are then read together, one
-task per group, and their joined runs replace those each gave alone. A task
+holding records of runs across logs (:mod:`toolexpect.linked`) are then read again, one task
+each, and the records they link are paired together by one task. A task
 whose worker dies is run again (Dask's own retries); a log that cannot be read is reported with
 its path, and the rest is scored. See docs/scale.md.
 """
@@ -31,8 +31,9 @@ from toolexpect.shards import (
     Shard,
     list_logs,
     numbered,
+    relink_shard,
+    score_set_aside,
     score_shard,
-    score_together,
     survey_log,
     unreadable,
 )
@@ -59,13 +60,15 @@ class LostWork(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class Spread:
-    """How the work was spread: logs, partitions, workers, and seconds per stage."""
+    """How the work was spread: logs, partitions, workers, seconds per stage, and how many logs
+    were read again because runs span them (``linked``)."""
 
     logs: int
     partitions: int
     workers: int
     scheduler: str
     seconds: dict[str, float] = field(default_factory=dict)
+    linked: int = 0
 
 
 def score(
@@ -174,32 +177,36 @@ def _run(
     total = numbered(total)  # every block of every log is in
     seconds["read and score"] = _lap(clock) - merging
     seconds["merge"] = merging
-    groups = links.groups()
-    if groups:  # logs whose runs may join: read together, their joined runs replace their own
+    cross = links.cross()
+    if cross:  # runs across logs: each linked log read again, and its linked records paired together
         clock = time.perf_counter()
-        total = without_held(total, {log for group in groups for log in group})
+        total = without_held(total, set(cross))
         by_log = {shard.at[0]: shard for shard in shards}
-        together = [[by_log[log] for log in group] for group in groups]
-        count = len(together)
-        for partial in client.gather(
-            client.map(
-                score_together,
-                [shipped] * count,
-                together,
-                [explained] * count,
-                [checked] * count,
-                [pairing] * count,
-                retries=RETRIES,
-            )
-        ):
+        again = [by_log[log] for log in cross]
+        count = len(again)
+        relinked = client.map(
+            relink_shard,
+            [shipped] * count,
+            again,
+            list(cross.values()),
+            [explained] * count,
+            [checked] * count,
+            [pairing] * count,
+            retries=RETRIES,
+        )
+        aside = client.submit(
+            score_set_aside, shipped, relinked, again, explained, checked, pairing, retries=RETRIES
+        )
+        for partial in client.gather(client.map(_first, relinked)):
             total = total.merge(partial)
-        seconds["logs read together"] = _lap(clock)
+        total = total.merge(aside.result())
+        seconds["logs read again"] = _lap(clock)
     clock = time.perf_counter()
     report = compiled.finish(total)
     seconds["finish"] = _lap(clock)
     info = client.scheduler_info()
     workers = len(info.get("workers", {}))
-    return report, Spread(len(logs), len(shards), workers, str(info.get("address")), seconds)
+    return report, Spread(len(logs), len(shards), workers, str(info.get("address")), seconds, len(cross))
 
 
 def _scored(
@@ -221,6 +228,11 @@ def _scored(
         [pairing] * count,
         retries=RETRIES,
     )
+
+
+def _first(pair: tuple[T, object]) -> T:
+    """The first of a pair (a partial score, without the records set aside beside it)."""
+    return pair[0]
 
 
 def _same(shipped: T) -> T:

@@ -28,7 +28,8 @@ from toolexpect.diagnostics import Diagnostic
 from toolexpect.logs import LogReader
 from toolexpect.model import Spec
 from toolexpect.pairing import PairedRuns, PairingOptions, pair_runs
-from toolexpect.pairing.stage import Stage
+from toolexpect.pairing.held import Records
+from toolexpect.pairing.stage import Segment, Stage
 from toolexpect.scoring import CompiledSpecs, PartialScore, Position, score_partition
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from toolexpect.pairing.advice import PairingNotes
     from toolexpect.scoring import SampleFinding
 
-__all__ = ["HELD", "LATER", "score_held", "score_read"]
+__all__ = ["HELD", "LATER", "score_aside", "score_read", "score_relinked"]
 
 HELD = 1 << 62
 """The first number of the position of runs given once their log was read: after any log's."""
@@ -56,13 +57,16 @@ def score_read(
     tools: Catalogue | None = None,
     pairing: PairingOptions | None = None,
     through: Callable[[Iterator[RecordedSample]], Iterator[RecordedSample]] | None = None,
+    joins: bool = False,
 ) -> PartialScore:
     """Pair, check (with a ``tools`` catalogue) and score one partition's ``samples`` (a log
     reader, several read one after the other, or samples) as the partition at ``at``
     (``diagnostics``: the findings of samples given as such, complete once they are read; a
     reader's own are taken from it; ``explained`` as
     :func:`~toolexpect.scoring.score_partition` takes it; ``through``: what the runs pass
-    through on their way to scoring, such as a progress display)."""
+    through on their way to scoring, such as a progress display; ``joins``: the first held part
+    carries the join handles of the held records, for an engine that scores each log on its
+    own, see :mod:`toolexpect.linked`)."""
     many = isinstance(samples, Sequence) and all(isinstance(log, LogReader) for log in samples)
     logs: list[LogReader | Iterable[RecordedSample]] = (
         list(cast("Sequence[LogReader]", samples))
@@ -73,46 +77,80 @@ def score_read(
     if readers:
         diagnostics = _Findings(readers)
     cases = Spec(tuple(target.case for target in specs.targets))
-    paired = pair_runs([cases], logs, pairing)
+    paired = pair_runs([cases], logs, pairing, joins=joins)
     stages = _Stages(paired, through)
     notes = paired.notes
     partial = _scored(specs, stages.of("read"), at, diagnostics, explained, tools, lambda: notes("read"))
-    joins = paired.joins
+    handles = paired.handles
     for number, stage in enumerate(LATER):
         if stages.has(stage):
             place = (HELD, number, *at)
-            noted = functools.partial(_with_joins, notes, stage, joins)
+            noted = functools.partial(_with_joins, notes, stage, handles)
             found = _scored(specs, stages.of(stage), place, (), explained, tools, noted)
             partial = partial.merge(found)
-            joins = (frozenset(), frozenset())  # carried once, by the first held part
+            handles = (frozenset(), frozenset())  # carried once, by the first held part
     return partial
 
 
-def score_held(
+def score_relinked(
     specs: CompiledSpecs,
-    logs: Sequence[LogReader],
-    places: Sequence[Position],
+    log: LogReader,
+    at: Position,
+    cross: frozenset[int],
+    *,
+    explained: int | None = None,
+    tools: Catalogue | None = None,
+    pairing: PairingOptions | None = None,
+) -> tuple[PartialScore, Records]:
+    """The runs given once ``log`` is read (the log at ``at``), but for its records linked to
+    other logs through the ``cross`` handles (:mod:`toolexpect.pairing.held`): those are set
+    aside, to be paired with the other logs' by :func:`score_aside`. The runs are scored in
+    parts cut where a set-aside record is, each part placed by its first run's first record
+    (its place among the log's held records), so that the runs :func:`score_aside` gives fall
+    in their places. They replace the runs that
+    :func:`score_read` gave once the log was read."""
+    cases = Spec(tuple(target.case for target in specs.targets))
+    paired = pair_runs([cases], [log], pairing, cross=cross)
+    partial = _held(specs, paired, lambda _number: at[0], explained, tools)
+    return partial, Records(log.path, log.format, tuple(paired.aside), tuple(paired.aside_orders))
+
+
+def score_aside(
+    specs: CompiledSpecs,
+    records: Sequence[Records],
+    logs: Sequence[int],
     *,
     explained: int | None = None,
     tools: Catalogue | None = None,
     pairing: PairingOptions | None = None,
 ) -> PartialScore:
-    """The runs that pairing gives once ``logs`` are read (joined records), when the logs are
-    read together: scored as :func:`score_read` scores those of each log read alone, each run
-    at the place of the log it began in (``places``, the logs' positions). An engine that
-    scored each log alone scores this way the logs whose runs may join (see
-    :mod:`toolexpect.shards`): only these runs change, and they replace the logs' own."""
+    """The runs of the records that :func:`score_relinked` set aside, of every log (``logs``:
+    the number of each in the input), paired together in input order: each run placed by its
+    first record, in the log it began in."""
     cases = Spec(tuple(target.case for target in specs.targets))
-    paired = pair_runs([cases], list(logs), pairing)
+    marks = {number: list(found.orders) for number, found in enumerate(records)}
+    paired = pair_runs([cases], list(records), pairing, marks=marks)
+    return _held(specs, paired, logs.__getitem__, explained, tools)
+
+
+def _held(
+    specs: CompiledSpecs,
+    paired: PairedRuns,
+    log_of: Callable[[int], int],
+    explained: int | None,
+    tools: Catalogue | None,
+) -> PartialScore:
+    """The runs ``paired`` gives once its logs are read, scored part by part, each at
+    ``(HELD, stage, log, place of its first run's first record among the log's held records)``."""
     stages = _Stages(paired)
     for _ in stages.of("read"):
-        pass  # given as read: the same whether a log is read alone or not, and scored so
+        pass  # given as read: the same whatever else is read, and scored by score_read
     partial = specs.empty()
     while (segment := stages.peek()) is not None:
-        stage, log = segment
-        place = (HELD, LATER.index(stage), *places[log])
-        noted = functools.partial(paired.notes, stage, log)
-        found = _scored(specs, stages.of(stage, log), place, (), explained, tools, noted)
+        stage, log, mark = segment
+        place = (HELD, LATER.index(stage), log_of(log), stages.order())
+        noted = functools.partial(paired.notes, stage, log, mark)
+        found = _scored(specs, stages.of(stage, segment), place, (), explained, tools, noted)
         partial = partial.merge(found)
     return partial
 
@@ -181,17 +219,17 @@ class _Stages:
     ) -> None:
         self._paired = paired
         self._runs = through(iter(paired)) if through is not None else iter(paired)
-        self._next: tuple[tuple[Stage, int], RecordedSample] | None = None
+        self._next: tuple[Segment, int, RecordedSample] | None = None
         self._done = False
 
-    def peek(self) -> tuple[Stage, int] | None:
-        """The stage of the next run and the number of the log it began in (``None``: no more)."""
+    def peek(self) -> Segment | None:
+        """Where the next run comes from (``None``: no more runs)."""
         if self._next is None and not self._done:
             sample = next(self._runs, None)
             if sample is None:
                 self._done = True
             else:
-                self._next = (self._paired.segment, sample)
+                self._next = (self._paired.segment, self._paired.order, sample)
         return self._next[0] if self._next is not None else None
 
     def has(self, stage: Stage) -> bool:
@@ -199,11 +237,14 @@ class _Stages:
         segment = self.peek()
         return segment is not None and segment[0] == stage
 
-    def of(self, stage: Stage, log: int | None = None) -> Iterator[RecordedSample]:
-        """The runs from ``stage`` (that began in the ``log``-th log), up to the first from
-        elsewhere."""
-        while (segment := self.peek()) is not None and segment[0] == stage and log in (None, segment[1]):
+    def order(self) -> int:
+        """The place of the next held run's first record among its log's held records."""
+        return self._next[1] if self.peek() is not None and self._next is not None else 0
+
+    def of(self, stage: Stage, segment: Segment | None = None) -> Iterator[RecordedSample]:
+        """The runs from ``stage`` (from ``segment``), up to the first from elsewhere."""
+        while (found := self.peek()) is not None and found[0] == stage and segment in (None, found):
             assert self._next is not None
-            sample = self._next[1]
+            sample = self._next[2]
             self._next = None
             yield sample

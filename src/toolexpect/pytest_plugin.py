@@ -159,9 +159,10 @@ class _Scores:
     def _score(self) -> None:
         from toolexpect.inputs import distinct_logs, repeated_case_names
         from toolexpect.logs import LogError, open_logs
-        from toolexpect.pairing import pair_runs
+        from toolexpect.pairing.advice import PAIRING_CODES
+        from toolexpect.partition import score_read
         from toolexpect.report.diagnostics import render
-        from toolexpect.scoring import score
+        from toolexpect.scoring import CompiledSpecs
 
         try:
             sources = self.config.stash[_SOURCES_KEY]
@@ -169,17 +170,19 @@ class _Scores:
             names = [(self._shown(spec.path), [c.name for c in spec.cases]) for spec in self.specs]
             self.summary.extend(f"warning: {w}" for w in [*repeated_case_names(names), *repeated])
             logs = open_logs(paths, sources.log_format)
-            paired = pair_runs(self.specs, logs, sources.pairing)
-            report = score(self.specs, self._keep(paired))
+            compiled = CompiledSpecs.of(self.specs)
+            partial = score_read(compiled, logs, at=(0,), pairing=sources.pairing, through=self._keep)
+            report = compiled.finish(partial)
         except LogError as error:
             self.error = "cannot read the recorded log:\n" + render([error.diagnostic], "full")
             return
         self._outcomes = {(o.file, o.case.name): o for o in report.cases}
-        findings = [d for log in logs for d in log.diagnostics]
+        findings = [d for d in report.log_diagnostics if d.code not in PAIRING_CODES]
         if findings:
             self.summary.append(render(findings, "concise"))
-        if paired.diagnostics:
-            self.summary.append(render(paired.diagnostics, "full"))
+        pairing = [d for d in report.log_diagnostics if d.code in PAIRING_CODES]
+        if pairing:
+            self.summary.append(render(pairing, "full"))
         for unused in report.unused:
             name = "samples without an id" if unused.id is None else f'samples with id "{unused.id}"'
             count = "" if unused.count is None else f"{unused.count} "

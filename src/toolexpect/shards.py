@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING
 from toolexpect.blocks import Block, blocks, numbered, score_block, unreadable
 from toolexpect.diagnostics import Diagnostic, make
 from toolexpect.logs import LogError, canonical, open_log
-from toolexpect.partition import HELD, LATER, score_held, score_read
+from toolexpect.pairing.held import Records
+from toolexpect.partition import HELD, LATER, score_aside, score_read, score_relinked
 from toolexpect.scoring import CompiledSpecs, PartialScore, Position
 
 if TYPE_CHECKING:
@@ -43,9 +44,10 @@ __all__ = [
     "blocks",
     "list_logs",
     "numbered",
+    "relink_shard",
     "score_block",
+    "score_set_aside",
     "score_shard",
-    "score_together",
     "survey_log",
     "unreadable",
 ]
@@ -199,48 +201,55 @@ def score_shard(
         return unreadable(shard.at, make("R400", f"cannot read log: {problem}", path=shard.log), lost)
 
 
-def score_together(
+def relink_shard(
     specs: CompiledSpecs,
+    shard: Shard,
+    cross: frozenset[int],
+    explained: int | None = None,
+    tools: Catalogue | None = None,
+    pairing: PairingOptions | None = None,
+) -> tuple[PartialScore, Records]:
+    """The runs given once the whole log of ``shard`` is read, but for its records linked to
+    other logs through the ``cross`` handles (see :mod:`toolexpect.linked`), which are given
+    apart for :func:`score_set_aside` (:func:`toolexpect.partition.score_relinked`). A log
+    that cannot be read now gives a partial score without runs whose finding names it."""
+    with tempfile.TemporaryDirectory(prefix="toolexpect-") as folder:
+        path = _local(shard.log)
+        try:
+            if path is None:
+                path = os.path.join(folder, _basename(shard.log))
+                _fetch(shard.log, path)
+            reader = open_log(path, shard.fmt)
+            partial, records = score_relinked(
+                specs, reader, shard.at, cross, explained=explained, tools=tools, pairing=pairing
+            )
+        except LogError as error:
+            finding = error.diagnostic
+        except (OSError, ValueError, ImportError) as error:
+            problem = getattr(error, "strerror", None) or str(error) or type(error).__name__
+            finding = make("R400", f"cannot read log: {problem}", path=shard.log)
+        else:
+            return _named(partial, path, shard.log), records
+    return unreadable((HELD, len(LATER), *shard.at), finding), Records(shard.log, shard.fmt, (), ())
+
+
+def score_set_aside(
+    specs: CompiledSpecs,
+    relinked: Sequence[tuple[PartialScore, Records]],
     shards: Sequence[Shard],
     explained: int | None = None,
     tools: Catalogue | None = None,
     pairing: PairingOptions | None = None,
 ) -> PartialScore:
-    """The runs joined across the logs of ``shards`` (whole logs whose runs may join, see
-    :mod:`toolexpect.linked`), read together in input order: each at the place of the log it
-    began in (:func:`toolexpect.partition.score_held`), to replace the logs' held parts.
-
-    A log that cannot be read now gives a partial score without runs whose finding names it.
-    """
-    with tempfile.TemporaryDirectory(prefix="toolexpect-") as folder:
-        paths = []
-        try:
-            for number, shard in enumerate(shards):
-                path = _local(shard.log)
-                if path is None:
-                    os.mkdir(os.path.join(folder, str(number)))
-                    path = os.path.join(folder, str(number), _basename(shard.log))
-                    _fetch(shard.log, path)
-                paths.append(path)
-            readers = [open_log(path, shard.fmt) for path, shard in zip(paths, shards, strict=True)]
-            partial = score_held(
-                specs,
-                readers,
-                [shard.at for shard in shards],
-                explained=explained,
-                tools=tools,
-                pairing=pairing,
-            )
-        except LogError as error:
-            return unreadable((HELD, len(LATER), *shards[0].at), error.diagnostic)
-        except (OSError, ValueError, ImportError) as error:
-            problem = getattr(error, "strerror", None) or str(error) or type(error).__name__
-            log = shards[len(paths)].log if len(paths) < len(shards) else shards[0].log
-            finding = make("R400", f"cannot read log: {problem}", path=log)
-            return unreadable((HELD, len(LATER), *shards[0].at), finding)
-        for path, shard in zip(paths, shards, strict=True):
-            partial = _named(partial, path, shard.log)
-        return partial
+    """The runs of the records :func:`relink_shard` set aside from the logs of ``shards`` (in
+    input order), paired together as one process pairs them
+    (:func:`toolexpect.partition.score_aside`)."""
+    records = [found for _, found in relinked]
+    numbers = [shard.at[0] for shard in shards]
+    partial = score_aside(specs, records, numbers, explained=explained, tools=tools, pairing=pairing)
+    for found, shard in zip(records, shards, strict=True):
+        partial = _named(partial, found.path, shard.log)
+    return partial
 
 
 def _score_whole(
@@ -261,6 +270,7 @@ def _score_whole(
         explained=explained,
         tools=tools,
         pairing=pairing,
+        joins=True,
     )
 
 

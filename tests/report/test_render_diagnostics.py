@@ -48,3 +48,24 @@ def test_caret_lands_under_its_column_after_tabs() -> None:
     ]
     first = render_one(make("L309", "twice", Span(2, 2, 2, 10), path="a.expect"), SOURCE, Style(False))
     assert first.splitlines()[3:] == ['2 |     expect t(x={"k": 1, "k": 2})', "  |     ^^^^^^^^"]
+
+
+LONG = "expect f(" + ", ".join(f"a{n}=1" for n in range(100)) + ", bad=)\n"
+
+
+def test_a_long_source_line_is_cut_around_the_caret_with_the_caret_still_under_the_span() -> None:
+    """A line longer than 200 characters (a minified or one-line spec) shows some 120
+    characters around the caret, each cut end marked with an ellipsis; the caret still points
+    at the span, and a short line is shown whole."""
+    column = LONG.index("bad") + 1
+    finding = make("P101", "unexpected", Span(1, column, 1, column + 3), path="x.expect")
+    source, carets = render([finding], "full", sources=lambda _path: LONG).splitlines()[3:5]
+    shown = source.split("| ", 1)[1]
+    assert shown.startswith("…") and not shown.endswith("…") and len(shown) <= 122
+    at = carets.index("^")
+    assert source[at : at + 3] == "bad" and carets.count("^") == 3
+    start = make("P101", "unexpected", Span(1, 1, 1, 7), path="x.expect")
+    first = render([start], "full", sources=lambda _path: LONG).splitlines()[3]
+    assert first.endswith("…") and "expect f(a0=1" in first
+    short = make("P101", "unexpected", Span(1, 1, 1, 7), path="x.expect")
+    assert "…" not in render([short], "full", sources=lambda _path: "expect f(a=1)\n")

@@ -12,7 +12,7 @@ from distributed import Client, LocalCluster
 def client() -> Iterator[Client]:
     """One local cluster of two worker processes for the whole session."""
     with (
-        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
         Client(cluster) as connected,
     ):
         yield connected

@@ -485,4 +485,4 @@ def test_a_conversation_logged_across_rotated_files_is_one_run_as_in_one_process
     assert "3 passed" in _cli(capsys, *argv)[1]
     code, _, err = _cli(capsys, *argv, "--dask", client.scheduler.address, "-v")
     assert code == 0
-    assert "logs read together" in err
+    assert "3 logs read again for runs across logs" in err and "logs read again 0." in err

@@ -9,10 +9,14 @@ never read together.
 
 from __future__ import annotations
 
+import itertools
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toolexpect.api import parse_spec
 from toolexpect.linked import Links, without_held
@@ -21,7 +25,7 @@ from toolexpect.pairing import PairingOptions
 from toolexpect.partition import score_read
 from toolexpect.report.score import render
 from toolexpect.scoring import CompiledSpecs, ScoreReport
-from toolexpect.shards import Shard, score_shard, score_together, survey_log
+from toolexpect.shards import Shard, relink_shard, score_set_aside, score_shard, survey_log
 
 ROOT = Path(__file__).resolve().parents[2]
 PAIRING = ROOT / "tests" / "fixtures" / "pairing"
@@ -31,8 +35,9 @@ SPEC = (PAIRING / "weather.expect").read_text(encoding="utf-8")
 
 def _engine(
     spec: str, logs: list[Path], options: PairingOptions, order: list[int] | None = None
-) -> tuple[ScoreReport, list[tuple[int, ...]]]:
-    """The report of scoring each log alone, in ``order``, then the linked logs together."""
+) -> tuple[ScoreReport, list[int]]:
+    """The report of scoring each log alone, in ``order``, then the logs that hold records of
+    runs across logs again, and their linked records together; and which logs were read again."""
     compiled = CompiledSpecs.of([parse_spec(spec, "weather")])
     shards = [shard for number, log in enumerate(logs) for shard in survey_log(str(log), number)]
     links = Links()
@@ -41,12 +46,15 @@ def _engine(
         partial = score_shard(compiled, shards[number], pairing=options)
         assert partial is not None
         total = total.merge(links.add(partial))
-    groups = links.groups()
-    total = without_held(total, {log for group in groups for log in group})
+    cross = links.cross()
+    total = without_held(total, set(cross))
     by_log: dict[int, Shard] = {shard.at[0]: shard for shard in shards}
-    for group in reversed(groups):
-        total = total.merge(score_together(compiled, [by_log[log] for log in group], pairing=options))
-    return compiled.finish(total), groups
+    again = [by_log[log] for log in cross]
+    relinked = [relink_shard(compiled, shard, cross[shard.at[0]], pairing=options) for shard in again]
+    for partial, _ in reversed(relinked):
+        total = total.merge(partial)
+    total = total.merge(score_set_aside(compiled, relinked, again, pairing=options))
+    return compiled.finish(total), list(cross)
 
 
 def _one_process(spec: str, logs: list[Path], options: PairingOptions) -> ScoreReport:
@@ -93,7 +101,7 @@ def test_conversations_across_rotated_logs_are_joined_as_one_process_joins_them(
     single = _one_process(SPEC, logs, options)
     for order in (None, [3, 1, 0, 2]):
         report, groups = _engine(SPEC, logs, options, order)
-        assert groups == [(0, 2, 3)]
+        assert groups == [0, 2, 3]
         assert report == single
         assert render(report, "json") == render(single, "json")
     runs = {outcome.case.name: outcome.result.runs for outcome in single.cases}
@@ -135,8 +143,74 @@ def test_the_spans_of_one_trace_in_two_exports_are_one_run(tmp_path: Path) -> No
     spec = "expect get_weather\n"
     single = _one_process(spec, logs, PairingOptions())
     report, groups = _engine(spec, logs, PairingOptions())
-    assert groups == [(0, 1)]
+    assert groups == [0, 1]
     assert report == single
     assert single.cases[0].result.runs == 2
     alone = [_one_process(spec, [log], PairingOptions()).cases[0].result.runs for log in logs]
     assert alone == [2, 2], "scored file by file, each trace would be two runs"
+
+
+def _conversation(number: int, system: str | None, user: str | None, turns: list[str]) -> list[dict]:
+    """The messages of one conversation: an opening, then a tool call and its result per turn."""
+    messages: list[dict] = []
+    if system is not None:
+        messages.append({"role": "system", "content": system})
+    if user is not None:
+        messages.append({"role": "user", "content": user})
+    for turn, tool in enumerate(turns):
+        call = f"call_{number}_{turn}"
+        function = {"name": tool, "arguments": "{}"}
+        calls = [{"id": call, "type": "function", "function": function}]
+        messages.append({"role": "assistant", "tool_calls": calls})
+        messages.append({"role": "tool", "tool_call_id": call, "content": "ok"})
+    return messages
+
+
+_OPENINGS = st.tuples(st.sampled_from(["You help.", "You plan.", None]), st.sampled_from(["Hi", "Go", None]))
+
+
+@settings(max_examples=60)
+@given(
+    conversations=st.lists(
+        st.tuples(_OPENINGS, st.lists(st.sampled_from(["a", "b"]), min_size=1, max_size=3)),
+        min_size=1,
+        max_size=4,
+    ),
+    data=st.data(),
+    options=st.sampled_from(
+        [PairingOptions(), PairingOptions("question"), PairingOptions(case_from="meta.case")]
+    ),
+)
+def test_any_records_in_any_files_give_the_one_process_report(
+    conversations: list[tuple[tuple[str | None, str | None], list[str]]],
+    data: st.DataObject,
+    options: PairingOptions,
+) -> None:
+    """Conversations sharing openings or not, with or without a user message, their records
+    (each the conversation so far, some logged twice) in any order and cut into any files:
+    scored a log at a time and linked, the report is the one of one process reading every
+    file."""
+    records = []
+    for number, ((system, user), turns) in enumerate(conversations):
+        messages = _conversation(number, system, user, turns)
+        ends = [index + 1 for index, message in enumerate(messages) if message["role"] == "tool"]
+        for end in ends:
+            records.append({"meta": {"case": f"c{number % 2}"}, "messages": messages[:end]})
+    records += data.draw(st.lists(st.sampled_from(records), max_size=2))  # a record logged twice
+    records = data.draw(st.permutations(records))
+    inner = st.integers(1, max(1, len(records) - 1))
+    cuts = sorted(data.draw(st.lists(inner, max_size=min(3, len(records) - 1), unique=True)))  # none empty
+    spec = 'case "c0" {\n    expect a\n}\ncase "c1" {\n    expect b\n}\n'
+    if options == PairingOptions():
+        spec = "expect a\n"
+    with tempfile.TemporaryDirectory() as folder:
+        logs = []
+        for number, (start, stop) in enumerate(itertools.pairwise([0, *cuts, len(records)])):
+            log = Path(folder) / f"part-{number}.jsonl"
+            lines = "".join(json.dumps(record) + "\n" for record in records[start:stop])
+            log.write_text(lines, encoding="utf-8")
+            logs.append(log)
+        single = _one_process(spec, logs, options)
+        report, _ = _engine(spec, logs, options)
+        assert render(report, "json") == render(single, "json")
+        assert report == single

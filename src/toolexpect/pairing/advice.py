@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from toolexpect.calls import RecordedSample
 from toolexpect.diagnostics import Diagnostic, Span, make
 from toolexpect.pairing.counts import Counts, Sets, best_option, counted, joined
 from toolexpect.pairing.split import Split
 
-__all__ = ["MAX_LEFT_IDS", "PAIRING_CODES", "LeftOver", "PairingNotes", "noted"]
+__all__ = ["MAX_LEFT_IDS", "PAIRING_CODES", "LeftOver", "Leftovers", "PairingNotes", "noted"]
 
 PAIRING_CODES = frozenset({"R420", "R421", "R422", "R423"})
 """The codes of the pairing findings (the others among a report's log findings are the readers')."""
@@ -64,6 +65,50 @@ class LeftOver:
             counted(self.options, later.options),
             joined(self.cases, later.cases),
         )
+
+
+@dataclass(slots=True)
+class Leftovers:
+    """Runs that paired with no case since the notes were last taken: a :class:`LeftOver` in the making."""
+
+    runs: int = 0
+    ids: dict[str | None, None] = field(default_factory=dict)
+    capped: bool = False
+    without_id: int = 0
+    first: tuple[str | None, int | None] | None = None
+    options: dict[str, int] = field(default_factory=dict)
+    cases: dict[str, set[str]] = field(default_factory=dict)
+
+    def add(self, sample: RecordedSample, found: dict[str, str]) -> None:
+        """Count ``sample``, which ``found`` says which other options would pair with which case."""
+        self.runs += 1
+        if sample.id is None:
+            self.without_id += 1
+        if sample.id not in self.ids:
+            if len(self.ids) < MAX_LEFT_IDS:
+                self.ids[sample.id] = None
+            else:
+                self.capped = True
+        if self.first is None:
+            self.first = (sample.path, sample.line)
+        for option, name in found.items():
+            self.options[option] = self.options.get(option, 0) + 1
+            self.cases.setdefault(option, set()).add(name)
+
+    def take(self) -> LeftOver:
+        """The runs counted so far, and start again."""
+        taken = LeftOver(
+            self.runs,
+            tuple(self.ids),
+            self.capped,
+            self.without_id,
+            self.first,
+            tuple(sorted(self.options.items())),
+            tuple(sorted((option, frozenset(names)) for option, names in self.cases.items())),
+        )
+        self.runs, self.ids, self.capped, self.without_id, self.first = 0, {}, False, 0, None
+        self.options, self.cases = {}, {}
+        return taken
 
 
 @dataclass(frozen=True, slots=True)

@@ -152,23 +152,23 @@ def _content(message: Mapping[str, Any]) -> Any:
 
 def question_of(messages: list[Any] | str | None) -> str | None:
     """The first user message's text, whitespace normalised, or None."""
+    return _asked(messages)[0]
+
+
+def _asked(messages: list[Any] | str | None) -> tuple[str | None, int | None]:
+    """The first user message's text, whitespace normalised, and the place of the first user
+    message among ``messages`` (each ``None`` for none)."""
     if isinstance(messages, str):
-        return whitespace(messages) or None
-    for message in messages or ():
+        return whitespace(messages) or None, None
+    first = None
+    for number, message in enumerate(messages or ()):
         if isinstance(message, dict) and _role(message) in _USER:
+            if first is None:
+                first = number
             text = _text(_content(message))
             if text is not None and whitespace(text):
-                return whitespace(text)
-    return None
-
-
-def _asks(messages: list[Any] | str | None) -> int | None:
-    """The place of the first user message among ``messages`` (``None`` for none)."""
-    if isinstance(messages, list):
-        for number, message in enumerate(messages):
-            if isinstance(message, dict) and _role(message) in _USER:
-                return number
-    return None
+                return whitespace(text), first
+    return None, first
 
 
 def _digests(messages: list[Any] | str | None) -> tuple[int, ...]:
@@ -209,7 +209,8 @@ def facts_of(record: Any, path: FieldPath | None) -> SampleFacts:
         found = lookup(record, path)
         if isinstance(found, str | int) and not isinstance(found, bool):
             key = str(found)
-    return SampleFacts(question_of(messages), key, _digests(messages), asks=_asks(messages))
+    question, asks = _asked(messages)
+    return SampleFacts(question, key, _digests(messages), asks=asks)
 
 
 def names_in(record: Any, names: frozenset[str]) -> tuple[tuple[str, str], ...]:

@@ -18,7 +18,9 @@ offers or looks for, so an engine that pairs each log on its own knows which log
 together (see :mod:`toolexpect.linked`). A record offers, and looks for, the digest of its
 history up to its first user message (every record of its conversation has the same); with
 no user message, it offers its whole history's digest, which a later record looks for among
-the digests before its own first user message; grouped by key, it offers its key.
+the digests before its own first user message. Grouped by key, a record without a history
+offers its key (it joins the latest run of that key, wherever it began) and one with a history
+looks for it (it becomes the latest run of its key).
 """
 
 from __future__ import annotations
@@ -34,10 +36,11 @@ __all__ = ["Runs"]
 class _Run:
     """One run being put together (internal, mutable, owned by one :class:`Runs`)."""
 
-    __slots__ = ("calls", "facts", "id", "ids", "line", "path")
+    __slots__ = ("calls", "facts", "id", "ids", "line", "order", "path")
 
-    def __init__(self, sample: RecordedSample) -> None:
+    def __init__(self, sample: RecordedSample, order: int) -> None:
         self.id = sample.id
+        self.order = order
         self.calls: list[ToolCall] = []
         self.ids: set[tuple[str, str]] = set()
         self.path = sample.path
@@ -63,31 +66,45 @@ class _Run:
         return RecordedSample(self.id, tuple(self.calls), self.path, self.line, self.facts)
 
 
+def _digest(text: str) -> int:
+    """A 64-bit digest of ``text``."""
+    raw = text.encode("utf-8", "surrogatepass")
+    return int.from_bytes(hashlib.blake2b(raw, digest_size=8).digest(), "big")
+
+
 class Runs:
     """The runs of one pairing: samples in, runs out (state of one call, never shared)."""
 
-    def __init__(self, by_key: bool, space: str = "") -> None:
-        """Join runs by history, and by key when ``by_key``; ``space`` tells the join handles
-        of this set of runs from those of another."""
+    def __init__(self, by_key: bool, space: str = "", *, joins: bool = False) -> None:
+        """Join runs by history, and by key when ``by_key``; gather the join handles of the
+        held records in ``offers`` and ``probes`` when ``joins`` (``space`` tells them from
+        those of another set of runs)."""
         self.by_key = by_key
         self.space = space
+        self.joins = joins
         self.offers: set[int] = set()
         self.probes: set[int] = set()
+        self._salts = {kind: _digest(f"{space}\x00{kind}") for kind in ("u", "p")}
+        self._keys: dict[str, int] = {}
         self._held: list[_Run] = []
         self._latest: dict[str, _Run] = {}
         self._ends: dict[int, _Run] = {}
 
-    def _start(self, sample: RecordedSample) -> _Run:
-        run = _Run(sample)
+    def _start(self, sample: RecordedSample, order: int) -> _Run:
+        run = _Run(sample, order)
         self._held.append(run)
         return run
 
-    def add(self, sample: RecordedSample, key: str | None) -> RecordedSample | None:
-        """``sample`` when it is a run on its own, else ``None`` (held, given by :meth:`held`)."""
+    def add(self, sample: RecordedSample, key: str | None, order: int = 0) -> RecordedSample | None:
+        """``sample`` when it is a run on its own, else ``None`` (held, given by :meth:`held`;
+        ``order``: the record's place among the held records of its log, kept for the run it
+        begins)."""
         facts = sample.facts
         history = facts.history if facts is not None else ()
-        if history or (self.by_key and key is not None):
-            self._handles(history, facts.asks if facts is not None else None, key)
+        if self.joins and (history or (self.by_key and key is not None)):
+            offers, probes = self.handles(sample, key)
+            self.offers.update(offers)
+            self.probes.update(probes)
         if history:
             run = None
             for digest in reversed(history[:-1]):
@@ -95,7 +112,7 @@ class Runs:
                 if run is not None:
                     break
             if run is None:
-                run = self._start(sample)
+                run = self._start(sample, order)
             else:
                 run.add(sample.calls)
             self._ends[history[-1]] = run
@@ -106,33 +123,48 @@ class Runs:
             return sample
         run = self._latest.get(key)
         if run is None:
-            run = self._latest[key] = self._start(sample)
+            run = self._latest[key] = self._start(sample, order)
         else:
             run.add(sample.calls)
         return None
 
-    def _handles(self, history: tuple[int, ...], asks: int | None, key: str | None) -> None:
-        """Note the join handles of a held record (see module)."""
+    def holds(self, sample: RecordedSample, key: str | None) -> bool:
+        """Whether :meth:`add` would hold ``sample`` (under ``key``): a record others may join."""
+        facts = sample.facts
+        return bool(facts is not None and facts.history) or (self.by_key and key is not None)
+
+    def handles(self, sample: RecordedSample, key: str | None) -> tuple[list[int], list[int]]:
+        """The join handles ``sample`` (under ``key``) offers and looks for (see module); none
+        for a record that is a run on its own."""
+        facts = sample.facts
+        history = facts.history if facts is not None else ()
+        asks = facts.asks if facts is not None else None
+        offers: list[int] = []
+        probes: list[int] = []
         if history:
+            # A history's digests are 64-bit digests already: salted, not hashed again.
             if asks is not None and asks < len(history):
-                self.offers.add(self._handle("u", history[asks]))
+                offers.append(history[asks] ^ self._salts["u"])
                 before = asks
             else:
-                self.offers.add(self._handle("p", history[-1]))
+                offers.append(history[-1] ^ self._salts["p"])
                 before = len(history) - 1
-            for digest in history[:before]:
-                self.probes.add(self._handle("p", digest))
+            salt = self._salts["p"]
+            probes.extend(digest ^ salt for digest in history[:before])
         if self.by_key and key is not None:
-            self.offers.add(self._handle("k", key))
+            handle = self._keys.get(key)
+            if handle is None:
+                handle = self._keys[key] = _digest(f"{self.space}\x00k\x00{key}")
+            # Only a record without a history looks its key up (and starts a run under it);
+            # one with a history just marks its run the latest of the key.
+            (probes if history else offers).append(handle)
+        return offers, probes
 
-    def _handle(self, kind: str, value: object) -> int:
-        text = f"{self.space}\x00{kind}\x00{value}".encode("utf-8", "surrogatepass")
-        return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
-
-    def held(self) -> Iterator[RecordedSample]:
-        """The held runs, in the order they began."""
+    def held(self) -> Iterator[tuple[int, RecordedSample]]:
+        """The held runs, in the order they began, each with the place of its first record
+        among the held records of its log."""
         for run in self._held:
-            yield run.sample()
+            yield run.order, run.sample()
         self._held.clear()
         self._latest.clear()
         self._ends.clear()

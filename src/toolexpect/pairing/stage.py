@@ -27,10 +27,12 @@ grouped: by id they stream through as read.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any, Literal
 
@@ -38,13 +40,14 @@ from toolexpect.calls import RecordedSample, SampleFacts
 from toolexpect.diagnostics import Diagnostic
 from toolexpect.logs import LogReader
 from toolexpect.model import Spec
-from toolexpect.pairing.advice import MAX_LEFT_IDS, LeftOver, PairingNotes, noted
+from toolexpect.pairing.advice import Leftovers, PairingNotes, noted
 from toolexpect.pairing.facts import facts_of, generated, names_in, trace_id, whitespace
+from toolexpect.pairing.held import Records, linked
 from toolexpect.pairing.options import PairingOptions
 from toolexpect.pairing.runs import Runs
 from toolexpect.pairing.split import SplitRuns
 
-__all__ = ["COMPLETE", "TRACED", "PairedRuns", "Stage", "log_stem", "pair_runs"]
+__all__ = ["COMPLETE", "TRACED", "PairedRuns", "Segment", "Stage", "log_stem", "pair_runs"]
 
 COMPLETE = frozenset({"canonical", "adk", "bfcl", "openai-batch", "mcp"})
 """Formats whose every sample is a whole run already (never joined with others)."""
@@ -54,6 +57,10 @@ TRACED = frozenset({"otel", "langsmith"})
 
 Stage = Literal["read", "traces", "runs"]
 """Where a run of :class:`PairedRuns` comes from (see its ``stage``)."""
+
+Segment = tuple[Stage, int, int]
+"""Where a run comes from: its stage, the number of the log it was read from or began in, and
+the part of that log's runs it is in (see ``PairedRuns.segment``)."""
 
 _SEPARATORS = re.compile(r"[\s_-]+")
 _SUFFIXES = (".gz", ".zst", ".jsonl", ".ndjson", ".json", ".log", ".txt", ".sse")
@@ -74,50 +81,6 @@ def log_stem(path: str | None) -> str | None:
     return name
 
 
-@dataclass(slots=True)
-class _Left:
-    """Runs that paired with no case since the notes were last taken (see ``LeftOver``)."""
-
-    runs: int = 0
-    ids: dict[str | None, None] = field(default_factory=dict)
-    capped: bool = False
-    without_id: int = 0
-    first: tuple[str | None, int | None] | None = None
-    options: dict[str, int] = field(default_factory=dict)
-    cases: dict[str, set[str]] = field(default_factory=dict)
-
-    def add(self, sample: RecordedSample, found: dict[str, str]) -> None:
-        """Count ``sample``, which ``found`` says which other options would pair with which case."""
-        self.runs += 1
-        if sample.id is None:
-            self.without_id += 1
-        if sample.id not in self.ids:
-            if len(self.ids) < MAX_LEFT_IDS:
-                self.ids[sample.id] = None
-            else:
-                self.capped = True
-        if self.first is None:
-            self.first = (sample.path, sample.line)
-        for option, name in found.items():
-            self.options[option] = self.options.get(option, 0) + 1
-            self.cases.setdefault(option, set()).add(name)
-
-    def take(self) -> LeftOver:
-        """The runs counted so far, and start again."""
-        taken = LeftOver(
-            self.runs,
-            tuple(self.ids),
-            self.capped,
-            self.without_id,
-            self.first,
-            tuple(sorted(self.options.items())),
-            tuple(sorted((option, frozenset(names)) for option, names in self.cases.items())),
-        )
-        self.runs, self.ids, self.capped, self.without_id, self.first = 0, {}, False, 0, None
-        self.options, self.cases = {}, {}
-        return taken
-
-
 class PairedRuns:
     """The runs of some logs, each named after the case it pairs with; read once.
 
@@ -126,18 +89,36 @@ class PairedRuns:
     ``stage`` says where the run just given comes from: ``read`` (given as the logs are
     read), then, once every log is read, ``traces`` (spans joined by trace), then ``runs``
     (records joined by history or key), each in the order they began; ``segment`` adds the
-    number of the log it was read from, or began in. ``joins``: the join handles the held
-    records offer and look for (see :mod:`toolexpect.pairing.runs`), once every log is read.
+    number of the log it was read from, or began in, and the part of that log's runs it is in
+    (the runs whose first record's place among the log's held records, ``order``, is before
+    the first of ``marks[log]``, then before the second, ...). ``handles``: the join handles
+    the held records offer and look for (see :mod:`toolexpect.pairing.runs`), once every log
+    is read, when asked for with ``joins=True`` (an engine that pairs each log on its own
+    needs them; one process does not). With ``cross`` handles, the held
+    records linked through them are set aside (``aside``, complete once every log is read;
+    see :mod:`toolexpect.pairing.held`) and the parts of a log's runs are cut where a
+    set-aside record is. Logs given as :class:`~toolexpect.pairing.held.Records` are records
+    read before, paired as they were read.
     """
 
     def __init__(
         self,
         specs: Sequence[Spec],
-        logs: Iterable[LogReader | Iterable[RecordedSample]],
+        logs: Iterable[LogReader | Records | Iterable[RecordedSample]],
         options: PairingOptions,
+        *,
+        cross: frozenset[int] | None = None,
+        marks: Mapping[int, Sequence[int]] | None = None,
+        joins: bool = False,
     ) -> None:
         self.options = options
+        self._joins = joins
         self._logs = logs
+        self._cross = cross
+        self._marks: Mapping[int, Sequence[int]] = marks or {}
+        self.aside: list[RecordedSample] = []
+        self.aside_orders: list[int] = []
+        self.order = 0
         cases = [case for spec in specs for case in spec.cases]
         self._names = frozenset(case.name for case in cases)
         self._only = cases[0].name if len(cases) == 1 else None
@@ -154,9 +135,9 @@ class PairedRuns:
         self._slugs = {slug: found[0] for slug, found in slugs.items() if len(found) == 1}
         self._path = options.path
         self._taken: list[PairingNotes] = []
-        self._closed: dict[tuple[Stage, int], PairingNotes] = {}
+        self._closed: dict[Segment, PairingNotes] = {}
         self._paired: set[str] = set()
-        self._left = _Left()
+        self._left = Leftovers()
         self._ambiguous: set[str] = set()
         self._asked: list[tuple[str, tuple[str, ...]]] = []
         self._unnamed = 0
@@ -164,21 +145,27 @@ class PairedRuns:
         alone = self._only is not None and options.by == "id" and options.case_from is None
         self._split = SplitRuns(self._only) if alone and self._only is not None else None
         self.stage: Stage = "read"
-        self.segment: tuple[Stage, int] = ("read", 0)
-        self.joins: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
+        self.segment: Segment = ("read", 0, 0)
+        self.handles: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
 
     def __iter__(self) -> Iterator[RecordedSample]:
         """The runs, in log order (runs put together from several records when they end)."""
         grouped = self.options.case_from is not None or self.options.by != "id"
-        runs, traces = Runs(grouped, "runs"), Runs(True, "traces")
+        runs = Runs(grouped, "runs", joins=self._joins)
+        traces = Runs(True, "traces", joins=self._joins)
         began: dict[str | None, int] = {}  # the number of each log, by its path
+        held: list[tuple[RecordedSample, Runs, str | None, int]] = []  # with cross: aside or not
         for number, log in enumerate(self._logs):
             self._enter("read", number)
+            orders: Iterator[int] = itertools.count()
             if isinstance(log, LogReader):
                 fmt = log.format
                 began.setdefault(log.path, number)
                 named = self._file_case(log.path) is not None
                 samples: Iterable[RecordedSample] = log.samples(partial(self._note, named))
+            elif isinstance(log, Records):
+                fmt, samples, orders = log.format, log.samples, iter(log.orders)
+                began.setdefault(log.path, number)
             else:
                 fmt, samples = "canonical", log
             if fmt in COMPLETE:
@@ -188,34 +175,63 @@ class PairedRuns:
             for sample in samples:
                 if fmt == "otel" and sample.id is not None:
                     sample = replace(sample, id=trace_id(sample.id))
-                if fmt in TRACED and not grouped:
-                    alone = traces.add(sample, sample.id)
+                traced = fmt in TRACED and not grouped
+                target, key = (traces, sample.id) if traced else (runs, self._key(sample))
+                if not target.holds(sample, key):
+                    alone = target.add(sample, key)
+                    if alone is not None:
+                        yield self._named(alone, fmt)
+                elif self._cross is not None:
+                    held.append((sample, target, key, next(orders)))
                 else:
-                    alone = runs.add(sample, self._key(sample))
-                if alone is not None:
-                    yield self._named(alone, fmt)
-        self.joins = (frozenset(traces.offers | runs.offers), frozenset(traces.probes | runs.probes))
+                    target.add(sample, key, next(orders))
+        if self._cross is not None:
+            self._set_aside(held, self._cross, began)
+        self.handles = (frozenset(traces.offers | runs.offers), frozenset(traces.probes | runs.probes))
         later: tuple[tuple[Stage, Runs, str], ...] = (("traces", traces, "otel"), ("runs", runs, "provider"))
-        for stage, held, fmt in later:
-            for run in held.held():
-                self._enter(stage, began.get(run.path, 0))
+        for stage, runs_of, fmt in later:
+            for order, run in runs_of.held():
+                begin = began.get(run.path, 0)
+                self.order = order
+                self._enter(stage, begin, bisect.bisect_right(self._marks.get(begin, ()), order))
                 yield self._named(run, fmt)
         self._closed[self.segment] = self.take_notes()
 
-    def _enter(self, stage: Stage, log: int) -> None:
-        """The runs given next come from ``stage`` and began in the ``log``-th log: close the
-        notes of the runs given so far when they came from elsewhere."""
-        if (stage, log) != self.segment:
-            self._closed[self.segment] = self.take_notes()
-            self.stage, self.segment = stage, (stage, log)
+    def _set_aside(
+        self,
+        held: list[tuple[RecordedSample, Runs, str | None, int]],
+        cross: frozenset[int],
+        began: dict[str | None, int],
+    ) -> None:
+        """Set aside the ``held`` records linked through ``cross`` (see
+        :mod:`toolexpect.pairing.held`), in ``aside`` (their places in ``aside_orders``); join
+        the others into runs. The runs of each log are then given in parts cut where a
+        set-aside record is."""
+        flags = linked([target.handles(sample, key) for sample, target, key, _ in held], cross)
+        places: dict[int, list[int]] = {}
+        for (sample, target, key, order), flag in zip(held, flags, strict=True):
+            if flag:
+                self.aside.append(sample)
+                self.aside_orders.append(order)
+                places.setdefault(began.get(sample.path, 0), []).append(order)
+            else:
+                target.add(sample, key, order)
+        self._marks = places
 
-    def notes(self, stage: Stage, log: int | None = None) -> PairingNotes:
-        """What pairing noticed about the runs of ``stage`` (that began in the ``log``-th log;
-        of every log by default), complete once they were read."""
+    def _enter(self, stage: Stage, log: int, mark: int = 0) -> None:
+        """The runs given next come from ``stage`` and began in the ``log``-th log (in its
+        ``mark``-th part): close the notes of the runs given so far when they came from elsewhere."""
+        if (stage, log, mark) != self.segment:
+            self._closed[self.segment] = self.take_notes()
+            self.stage, self.segment = stage, (stage, log, mark)
+
+    def notes(self, stage: Stage, log: int | None = None, mark: int | None = None) -> PairingNotes:
+        """What pairing noticed about the runs of ``stage`` (that began in the ``log``-th log,
+        in its ``mark``-th part; of every log and part by default), complete once they were read."""
         found = [
             notes
-            for (where, number), notes in self._closed.items()
-            if where == stage and (log is None or number == log)
+            for (where, number, part), notes in self._closed.items()
+            if where == stage and log in (None, number) and mark in (None, part)
         ]
         return noted(found) or PairingNotes(self.options.option)
 
@@ -358,8 +374,14 @@ class PairedRuns:
 
 def pair_runs(
     specs: Sequence[Spec],
-    logs: Iterable[LogReader | Iterable[RecordedSample]],
+    logs: Iterable[LogReader | Records | Iterable[RecordedSample]],
     options: PairingOptions | None = None,
+    *,
+    cross: frozenset[int] | None = None,
+    marks: Mapping[int, Sequence[int]] | None = None,
+    joins: bool = False,
 ) -> PairedRuns:
-    """The runs of ``logs`` named after the cases of ``specs`` they pair with (see module)."""
-    return PairedRuns(specs, logs, options if options is not None else PairingOptions())
+    """The runs of ``logs`` named after the cases of ``specs`` they pair with (see module;
+    ``cross``, ``marks`` and ``joins`` as :class:`PairedRuns` takes them)."""
+    chosen = options if options is not None else PairingOptions()
+    return PairedRuns(specs, logs, chosen, cross=cross, marks=marks, joins=joins)

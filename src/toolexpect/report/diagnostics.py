@@ -61,6 +61,7 @@ def _full(d: Diagnostic, text_lines: list[str] | None, style: Style) -> str:
             width = max(1, end - start)
         else:
             width = max(1, len(shown) - start + 1)
+        shown, start, width = _window(shown, start, width)
         gutter = " " * len(str(span.line))
         lines.append(style(f"{gutter} |", "blue"))
         lines.append(style(f"{span.line} |", "blue") + (" " + shown if shown else ""))
@@ -68,6 +69,26 @@ def _full(d: Diagnostic, text_lines: list[str] | None, style: Style) -> str:
     if d.help:
         lines.append(style("help", "bold", "cyan") + f": {d.help}")
     return "\n".join(lines)
+
+
+_LONGEST = 200
+"""The longest source line the ``full`` format shows whole (a longer one is cut around the caret)."""
+
+_BEFORE = 40
+_WINDOW = 120
+
+
+def _window(shown: str, start: int, width: int) -> tuple[str, int, int]:
+    """``shown`` (with the caret at column ``start``, ``width`` wide) cut to some
+    :data:`_WINDOW` characters around the caret when it is longer than :data:`_LONGEST`, the
+    cut ends marked with ``…``: a minified or one-line spec gives a readable excerpt."""
+    if len(shown) <= _LONGEST:
+        return shown, start, width
+    low = max(0, start - 1 - _BEFORE)
+    high = min(len(shown), low + _WINDOW)
+    cut = ("…" if low else "") + shown[low:high] + ("…" if high < len(shown) else "")
+    caret = start - low + (1 if low else 0)
+    return cut, caret, max(1, min(width, high - (start - 1)))
 
 
 def _github(d: Diagnostic) -> str:
