@@ -134,12 +134,14 @@ def survey_log(log: str, number: int, fmt: str = "auto", blocksize: int = BLOCKS
 
 def _remote_probe(url: str, fmt: str) -> tuple[str, int] | None:
     """The format and size of the canonical JSON Lines log at ``url`` (its first 64 KiB read
-    through ``fsspec``); ``None`` for any other log, a compressed one, or one whose first line
-    is longer than the probe."""
+    through ``fsspec``); ``None`` for any other log, a compressed one, one whose size is not
+    known, or one whose first line is longer than the probe."""
     from fsspec.core import url_to_fs
 
     fs, path = url_to_fs(url)
     size = fs.size(path)
+    if size is None:  # a server that does not say how large the log is: read whole
+        return None
     with fs.open(path, "rb") as handle:
         head = handle.read(_PROBE)
     if len(head) < size:
