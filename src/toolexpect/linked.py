@@ -1,6 +1,6 @@
 """Logs whose runs may join runs of other logs, found from the join handles they carry.
 
-An engine scores each log that is not cut into stretches as one partition, on its own. A run
+An engine scores each log that is not cut into blocks as one partition, on its own. A run
 whose records are spread over several logs (a conversation logged into files rotated
 mid-way, the spans of one trace in two exports, records of one ``--case-from`` key) is then
 cut in two, where one process, reading every log, joins it. So the held parts of each partial

@@ -1,7 +1,7 @@
 """One partition of the input read, paired with cases, checked and scored: what each task does.
 
 :func:`score_read` takes the samples of one partition (a log reader for a whole log, or the
-samples of a stretch of a canonical log) through the stages one process runs on them: the
+samples of a block of a canonical log) through the stages one process runs on them: the
 pairing stage (:func:`toolexpect.pairing.pair_runs`, with the command's options), the schema
 checks of ``--tools`` (:func:`toolexpect.toolcheck.check_samples`), and
 :func:`toolexpect.scoring.score_partition`. ``score -j`` and ``score --dask`` (through

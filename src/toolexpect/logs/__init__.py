@@ -237,7 +237,7 @@ def _text_value(text: str | bytes, ctx: Context) -> tuple[list[Record], bool]:
         try:
             records.append((lineno, json.loads(line)))
         except (ValueError, RecursionError):
-            ctx.report("R401", f"line {lineno} is not valid JSON; line skipped", lineno)
+            ctx.report("R401", "this line is not valid JSON; it was skipped", lineno)
     if not records:
         raise ctx.fatal("R401", "text is not JSON or JSON Lines", None)
     return records, True
