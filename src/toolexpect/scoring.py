@@ -19,15 +19,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from toolexpect.calls import RecordedSample
-from toolexpect.diagnostics import Diagnostic, Severity, Span
+from toolexpect.diagnostics import Diagnostic, Span
 from toolexpect.matching import (
     MAX_KEPT_RUNS,
     CaseAccumulator,
-    CaseResult,
     CompiledCase,
     RunResult,
     Tally,
@@ -35,10 +34,10 @@ from toolexpect.matching import (
     verdict,
 )
 from toolexpect.model import Case, Spec
+from toolexpect.outcomes import MAX_UNUSED_IDS, CaseOutcome, SampleFinding, ScoreReport, UnusedSample
 
-if TYPE_CHECKING:  # toolcheck loads jsonschema, which scoring without --tools never needs
+if TYPE_CHECKING:
     from toolexpect.pairing.advice import PairingNotes
-    from toolexpect.toolcheck import CallFinding
 
 Position = tuple[int, ...]
 """Where a partition stands in the input: tuples of whole numbers that sort as the input runs
@@ -58,93 +57,6 @@ __all__ = [
     "score",
     "score_partition",
 ]
-
-
-MAX_UNUSED_IDS = 1000
-"""How many distinct ids of samples no case claims a report lists (the first ones, in input
-order). Beyond that many, the report lists the first ones without their counts and gives the
-exact number of unclaimed samples in all (``ScoreReport.unused_runs``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class UnusedSample:
-    """A sample that no case claimed: its id (``None`` for none), how many (``None`` when more
-    than :data:`MAX_UNUSED_IDS` ids went unclaimed), and where the first was read."""
-
-    id: str | None
-    count: int | None
-    path: str | None
-    line: int | None
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class SampleFinding:
-    """A recorded call that breaks its tool's schema, with the sample it was found in."""
-
-    sample_id: str | None
-    path: str | None
-    line: int | None
-    finding: CallFinding
-
-
-@dataclass(frozen=True, slots=True)
-class CaseOutcome:
-    """One case of one spec file and what its recorded runs gave.
-
-    ``runs`` holds every run when it was scored with ``explained=None`` (the JSON report lists
-    them), none otherwise: the reports then read ``result``, the case's accumulators.
-    """
-
-    file: str | None
-    case: Case
-    result: CaseResult
-    runs: tuple[RunResult, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreReport:
-    """Every case's outcome, the unused samples, and counts for the summary.
-
-    ``unused`` lists the ids of samples no case claimed, at most :data:`MAX_UNUSED_IDS`
-    (``unused_capped`` when there were more); ``unused_runs`` is how many such samples
-    there were in all. ``unreadable_partitions``: how many partitions of the logs could not be read
-    at all (scored elsewhere, the rest goes on without them; each has its finding in
-    ``log_diagnostics``).
-    """
-
-    cases: tuple[CaseOutcome, ...]
-    unused: tuple[UnusedSample, ...] = field(default=())
-    call_findings: tuple[SampleFinding, ...] = field(default=())
-    log_diagnostics: tuple[Diagnostic, ...] = field(default=())
-    unused_runs: int = 0
-    unused_capped: bool = False
-    unreadable_partitions: int = 0
-
-    @property
-    def passed(self) -> int:
-        """How many cases passed."""
-        return sum(o.result.status == "pass" for o in self.cases)
-
-    @property
-    def failed(self) -> int:
-        """How many cases failed."""
-        return sum(o.result.status == "fail" for o in self.cases)
-
-    @property
-    def errors(self) -> int:
-        """How many cases could not be scored."""
-        return sum(o.result.status == "error" for o in self.cases)
-
-    @property
-    def unreadable_records(self) -> int:
-        """How many log records could not be read (errors among the log diagnostics)."""
-        return sum(d.severity is Severity.ERROR for d in self.log_diagnostics)
-
-    @property
-    def ok(self) -> bool:
-        """True when every case passed and every log record could be read."""
-        return self.passed == len(self.cases) and not self.unreadable_records
 
 
 @dataclass(frozen=True, slots=True)
