@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from toolexpect.cli import main
-from toolexpect.logs import LogError, _source, open_log
+from toolexpect.logs import LogError, _lines, _source, open_log
 
 CALL = {"id": "w", "tool_calls": [{"name": "t", "arguments": {"x": 1}}]}
 
@@ -70,7 +70,7 @@ def test_a_line_beyond_the_limit_stops_reading_at_its_place(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A JSON Lines line longer than MAX_LINE_BYTES is an R405 naming its line and the limit."""
-    monkeypatch.setattr(_source, "MAX_LINE_BYTES", 200)
+    monkeypatch.setattr(_lines, "MAX_LINE_BYTES", 200)
     log = tmp_path / "log.jsonl"
     line = json.dumps(CALL)
     log.write_text(f"{line}\n{line}\n{'[' + ' ' * 300 + ']'}\n{line}\n", encoding="utf-8")
@@ -86,7 +86,7 @@ def test_a_line_beyond_the_limit_stops_reading_at_its_place(
 def test_a_line_at_the_limit_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A line exactly MAX_LINE_BYTES long, its line break included, is read."""
     line = json.dumps(CALL) + "\n"
-    monkeypatch.setattr(_source, "MAX_LINE_BYTES", len(line))
+    monkeypatch.setattr(_lines, "MAX_LINE_BYTES", len(line))
     log = tmp_path / "log.jsonl"
     log.write_text(line * 3, encoding="utf-8")
     assert len(list(open_log(log))) == 3
@@ -107,7 +107,7 @@ def test_a_document_beyond_the_limit_is_refused(
 
 def test_a_line_without_end_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A file of one endless line (no line break at all) stops at the limit."""
-    monkeypatch.setattr(_source, "MAX_LINE_BYTES", 1000)
+    monkeypatch.setattr(_lines, "MAX_LINE_BYTES", 1000)
     monkeypatch.setattr(_source, "MAX_DOCUMENT_BYTES", 1000)
     log = tmp_path / "log.jsonl"
     log.write_bytes(b"{" + b"0" * 5000)
