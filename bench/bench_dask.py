@@ -66,7 +66,6 @@ def _shards(size_mb: int, shards: int, cases: int) -> tuple[Path, list[Path], in
     return spec, sorted(folder.glob("shard-*.jsonl")), count
 
 
-
 def _command(argv: list[str]) -> tuple[float, str, str]:
     """Seconds, standard output and standard error of ``toolexpect score ARGV`` in this process."""
     out, err = io.StringIO(), io.StringIO()
@@ -133,9 +132,11 @@ def _plan(specs: list[Spec], logs: list[str], blocksize: int) -> int:
         client.close()
         cluster.close()
     seconds = spread.seconds
-    print(f"2 workers (cluster start {started:.2f} s, apart), {spread.partitions} partitions: "
-          f"plan {seconds['plan']:.2f} s, read and score {seconds['read and score']:.2f} s, "
-          f"total {total:.2f} s; load average {before:.1f} before, {os.getloadavg()[0]:.1f} after")
+    print(
+        f"2 workers (cluster start {started:.2f} s, apart), {spread.partitions} partitions: "
+        f"plan {seconds['plan']:.2f} s, read and score {seconds['read and score']:.2f} s, "
+        f"total {total:.2f} s; load average {before:.1f} before, {os.getloadavg()[0]:.1f} after"
+    )
     return 0
 
 
@@ -146,26 +147,34 @@ def main() -> int:
     parser.add_argument("--shards", type=int, default=8, help="files of the log (default 8)")
     parser.add_argument("--blocksize-mb", type=int, default=8, help="stretch size (default 8 MiB)")
     parser.add_argument("--cases", type=int, default=100, help="cases of the spec (default 100)")
-    parser.add_argument("--plan", action="store_true",
-                        help="only time one API run on 2 workers: plan, read and score, total")
-    parser.add_argument("--through", default="",
-                        help="with --plan, name the logs as fsspec URLs: this prefix, then the path "
-                        "(blockcache::file:// reads them as a remote store is read, in ranges)")
+    parser.add_argument(
+        "--plan", action="store_true", help="only time one API run on 2 workers: plan, read and score, total"
+    )
+    parser.add_argument(
+        "--through",
+        default="",
+        help="with --plan, name the logs as fsspec URLs: this prefix, then the path "
+        "(blockcache::file:// reads them as a remote store is read, in ranges)",
+    )
     args = parser.parse_args()
     blocksize = args.blocksize_mb << 20
     spec, logs, runs = _shards(args.size_mb, args.shards, args.cases)
     size = sum(log.stat().st_size for log in logs)
     files, _ = load_all([str(spec)])
     specs = [f.spec for f in files.values() if f.spec is not None]
-    print(f"log: {size / 1e6:.0f} MB in {len(logs)} shards, {runs:,} runs, {args.cases} cases; "
-          f"blocks of {args.blocksize_mb} MiB; {os.cpu_count()} CPUs")
+    print(
+        f"log: {size / 1e6:.0f} MB in {len(logs)} shards, {runs:,} runs, {args.cases} cases; "
+        f"blocks of {args.blocksize_mb} MiB; {os.cpu_count()} CPUs"
+    )
     if args.plan:
         return _plan(specs, [f"{args.through}{log}" for log in logs], blocksize)
 
     argv = [str(spec), *[f"--log={log}" for log in logs]]
     single, expected, _ = _command(argv)
-    print(f"single process (toolexpect score, text report): {single:6.2f} s ({runs / single:,.0f} runs/s); "
-          f"load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"single process (toolexpect score, text report): {single:6.2f} s ({runs / single:,.0f} runs/s); "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
 
     measured: dict[int, tuple[float, on_dask.Spread]] = {}
     cpu: list[tuple[float, float]] = []
@@ -186,12 +195,16 @@ def main() -> int:
         assert out == expected, "the cluster's report differs from one process's"
         measured[workers] = (wall, spread)
         stages = ", ".join(f"{k} {v:.2f} s" for k, v in spread.seconds.items())
-        print(f"dask, {workers} worker{'s' * (workers > 1)}: cluster start {started:5.2f} s (apart); "
-              f"score --dask {wall:6.2f} s = {wall / single:.2f}x one process; load average "
-              f"{os.getloadavg()[0]:.1f}")
+        print(
+            f"dask, {workers} worker{'s' * (workers > 1)}: cluster start {started:5.2f} s (apart); "
+            f"score --dask {wall:6.2f} s = {wall / single:.2f}x one process; load average "
+            f"{os.getloadavg()[0]:.1f}"
+        )
         print(f"  API run, {spread.partitions} partitions: {stages}")
-    print(f"  a partition on a worker: {sum(w for w, _ in cpu) / len(cpu):.2f} s wall, "
-          f"{sum(c for _, c in cpu) / len(cpu):.2f} s CPU (mean of {len(cpu)})")
+    print(
+        f"  a partition on a worker: {sum(w for w, _ in cpu) / len(cpu):.2f} s wall, "
+        f"{sum(c for _, c in cpu) / len(cpu):.2f} s CPU (mean of {len(cpu)})"
+    )
 
     finishes: list[tuple[int, float]] = []
     print("memory: highest resident memory of one worker (polled) scoring stretches of the same size")
@@ -199,14 +212,21 @@ def main() -> int:
         cluster, client, _ = _cluster(1)
         try:
             with _Peak(client) as peak:
-                _, part = on_dask.run(specs, [str(log) for log in logs[:share]], client,
-                                      explained=MAX_RUNS_SHOWN, blocksize=blocksize)
+                _, part = on_dask.run(
+                    specs,
+                    [str(log) for log in logs[:share]],
+                    client,
+                    explained=MAX_RUNS_SHOWN,
+                    blocksize=blocksize,
+                )
         finally:
             client.close()
             cluster.close()
         finishes.append((runs * share // len(logs), part.seconds["finish"]))
-        print(f"  {share} shard{'s' * (share > 1)} ({finishes[-1][0]:,} runs): {peak.peak:6.0f} MB; "
-              f"finish {finishes[-1][1]:.3f} s")
+        print(
+            f"  {share} shard{'s' * (share > 1)} ({finishes[-1][0]:,} runs): {peak.peak:6.0f} MB; "
+            f"finish {finishes[-1][1]:.3f} s"
+        )
 
     spread1 = measured[1][1]
     parts = spread1.partitions
@@ -216,10 +236,12 @@ def main() -> int:
     finish_per_run = max(0.0, (many_s - few_s) / (many - few))
     finish_fixed = max(0.0, many_s - many * finish_per_run)
     plan = spread1.seconds["plan"]
-    print(f"model: T(W) = plan + ceil(P / W) x partition + P x merge + finish + runs x finish per run, "
-          f"fitted on 1 worker: partition {per_partition:.2f} s ({runs / parts:,.0f} runs), "
-          f"merge {merge * 1e3:.2f} ms, finish {finish_fixed:.3f} s + {finish_per_run * 1e9:.0f} ns per run, "
-          f"plan {plan:.2f} s")
+    print(
+        f"model: T(W) = plan + ceil(P / W) x partition + P x merge + finish + runs x finish per run, "
+        f"fitted on 1 worker: partition {per_partition:.2f} s ({runs / parts:,.0f} runs), "
+        f"merge {merge * 1e3:.2f} ms, finish {finish_fixed:.3f} s + {finish_per_run * 1e9:.0f} ns per run, "
+        f"plan {plan:.2f} s"
+    )
 
     def model(workers: int, total_runs: float, per_part_runs: float) -> float:
         count = math.ceil(total_runs / per_part_runs)
@@ -228,12 +250,16 @@ def main() -> int:
         return plan + math.ceil(count / workers) * partition + count * merge + finish
 
     predicted = model(2, runs, runs / parts)
-    print(f"model check: 2 workers predicted {predicted:.2f} s, API run measured "
-          f"{sum(measured[2][1].seconds.values()):.2f} s")
+    print(
+        f"model check: 2 workers predicted {predicted:.2f} s, API run measured "
+        f"{sum(measured[2][1].seconds.values()):.2f} s"
+    )
     per_part_64 = (64 << 20) / (size / runs)
     for workers in (8, 64, 512):
-        print(f"100M runs on {workers:3d} workers (64 MiB partitions, {per_part_64:,.0f} runs each): "
-              f"{model(workers, 1e8, per_part_64) / 60:6.1f} min")
+        print(
+            f"100M runs on {workers:3d} workers (64 MiB partitions, {per_part_64:,.0f} runs each): "
+            f"{model(workers, 1e8, per_part_64) / 60:6.1f} min"
+        )
 
     return 0
 

@@ -84,6 +84,7 @@ def measure(path: Path, repeat: int) -> dict[str, float]:
     from toolexpect.language.parse import parse_text
 
     text = path.read_text(encoding="utf-8")
+
     class Nothing(Transformer[Any, Any]):
         def __default__(self, data: Any, children: Any, meta: Any) -> Any:
             return Hollow([])  # lark reads ``children`` of the rules it inlines

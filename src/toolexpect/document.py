@@ -23,6 +23,7 @@ class Repeat(NamedTuple):
     span: Span
     first: Span | None
 
+
 SPAN_KEYS = frozenset({"span", "question_span"})
 """The keys that say where a node was written; they are not part of what a spec means."""
 

@@ -73,7 +73,7 @@ def _empty_ranges(args: Sequence[dict[str, Any]], path: PathKey, locate: Locate)
             last = found[-1][0]
             yield make(
                 "L307",
-                f'no number is {">" if low_strict else ">="} {low} and {"<" if high_strict else "<="} '
+                f"no number is {'>' if low_strict else '>='} {low} and {'<' if high_strict else '<='} "
                 f'{high}: argument "{name}" can never match',
                 _at(locate, (*path, "args", last)),
                 help=f"make the lower bound at most the upper bound, as in 1 <= {name} <= 9",
@@ -138,7 +138,7 @@ def _requirement_checks(case: dict[str, Any], path: PathKey, locate: Locate) -> 
             if "threshold" in req and req["threshold"] == earlier_threshold:
                 yield make(
                     "L308",
-                    f"require {words} is written twice in case \"{case['name']}\" (first{where})",
+                    f'require {words} is written twice in case "{case["name"]}" (first{where})',
                     _at(locate, here),
                     help="a case has one threshold: remove the repeated requirement",
                 )

@@ -64,9 +64,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="PATH",
         help="pair each record with the case named by this field (metadata.case, /metadata/case)",
     )
-    parser.addini(
-        _INI_SPECS, "spec files or folders whose cases become test items", type="paths", default=[]
-    )
+    parser.addini(_INI_SPECS, "spec files or folders whose cases become test items", type="paths", default=[])
     parser.addini(_INI_LOGS, "recorded logs to score the spec cases against", type="paths", default=[])
 
 

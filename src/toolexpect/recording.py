@@ -276,9 +276,7 @@ def _convert(value: Any, depth: int, walk: _Walk) -> Any:
         return _exact(value, walk)
     if isinstance(value, numbers.Real):
         return float(value)
-    if isinstance(value, Mapping | Sequence | set | frozenset) and not isinstance(
-        value, bytes | bytearray
-    ):
+    if isinstance(value, Mapping | Sequence | set | frozenset) and not isinstance(value, bytes | bytearray):
         return _container(value, depth, walk)
     if walk.strict:
         raise TypeError(

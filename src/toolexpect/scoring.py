@@ -111,8 +111,10 @@ class CompiledSpecs:
                 tallies[number] = tallies[number].then(tally)
             for entry in part.unused:
                 known = unused.get(entry.id)
-                unused[entry.id] = entry if known is None else Unclaimed(
-                    known.id, known.count + entry.count, known.path, known.line
+                unused[entry.id] = (
+                    entry
+                    if known is None
+                    else Unclaimed(known.id, known.count + entry.count, known.path, known.line)
                 )
             untracked += part.untracked
             unreadable += part.unreadable

@@ -23,8 +23,12 @@ def test_doc_example_fails_for_another_city() -> None:
     example = runpy.run_path(str(HERE / "test_readme_example.py"))
     with pytest.raises(ToolCallAssertionError, match="get_weather was never called"):
         (
-            given().question("What is the weather in Paris?")
-            .expected_tool_call(example["get_weather"]).with_argument("city", "Paris")
-            .when().answer_from(example["agent"])
-            .then().assert_tool_call_accuracy(1.0)
+            given()
+            .question("What is the weather in Paris?")
+            .expected_tool_call(example["get_weather"])
+            .with_argument("city", "Paris")
+            .when()
+            .answer_from(example["agent"])
+            .then()
+            .assert_tool_call_accuracy(1.0)
         )

@@ -82,8 +82,10 @@ _scalars = st.sampled_from([0, 1, 1.0, -0.0, 2.5, True, False, None, "", "1", "t
 _odd = st.sampled_from([Colour.RED, Level.ONE, Text("x"), (1, 2), {3, 1}, frozenset({"a"}), b"raw"])
 _values = st.recursive(
     _scalars | _odd,
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.sampled_from(["k", "n", "true", 1, True, None]), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["k", "n", "true", 1, True, None]), inner, max_size=3)
+    ),
     max_leaves=8,
 )
 _keys = st.sampled_from(["city", "n", "x", "true", "1"]) | st.sampled_from([1, True, None, 2.5])
@@ -119,8 +121,25 @@ def test_invalid_json_expected_is_refused_every_time() -> None:
 
 
 _lookalikes = st.sampled_from(
-    [1, 1.0, True, "1", "true", None, [1], [1.0], [True], (1,), {"n": 1}, {"n": 1.0}, {"n": True},
-     Level.ONE, Text("1"), Colour.RED, "red"]
+    [
+        1,
+        1.0,
+        True,
+        "1",
+        "true",
+        None,
+        [1],
+        [1.0],
+        [True],
+        (1,),
+        {"n": 1},
+        {"n": 1.0},
+        {"n": True},
+        Level.ONE,
+        Text("1"),
+        Colour.RED,
+        "red",
+    ]
 )
 _lookalike_keys = st.sampled_from(["x", "true", "True", "1"]) | st.sampled_from([True, 1])
 _plain_dicts = st.builds(
@@ -161,8 +180,8 @@ def test_evaluator_agrees_with_uncached_scoring(
 
 def test_expectations_written_at_other_places_keep_their_spans() -> None:
     """Equal expectations from different lines of a spec report their own line when unmatched."""
-    first = parse_spec('expect f(a=1)\n').cases[0].expectations
-    second = parse_spec('\n\n\nexpect f(a=1)\n').cases[0].expectations
+    first = parse_spec("expect f(a=1)\n").cases[0].expectations
+    second = parse_spec("\n\n\nexpect f(a=1)\n").cases[0].expectations
     evaluator = ToolCallAccuracyEvaluator()
     lines = []
     for expectations in (first, second, first):
@@ -191,6 +210,7 @@ def made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(compiled_case, "explain", counted)
     return count
+
 
 def test_value_alone_does_not_explain(made: list[int], samples: list[dict[str, Any]]) -> None:
     """Reading value and passed works out no failure; the first read of failures does, once."""

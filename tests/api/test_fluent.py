@@ -49,8 +49,13 @@ def decorated_weather(city: str) -> str:
 
 def _then(tool: object, calls: list[ToolCall], **arguments: Any) -> toolexpect.fluent.Then:
     return (
-        given().question("q").expected_tool_call(tool).with_arguments(arguments)
-        .when().tool_calls(calls).then()
+        given()
+        .question("q")
+        .expected_tool_call(tool)
+        .with_arguments(arguments)
+        .when()
+        .tool_calls(calls)
+        .then()
     )
 
 
@@ -66,7 +71,13 @@ def _then(tool: object, calls: list[ToolCall], **arguments: Any) -> toolexpect.f
         ("mcp__fs__read", "mcp__fs__read"),
     ],
     ids=[
-        "function", "bound-method", "decorator-override", "langchain-like", "agents-like", "partial", "string"
+        "function",
+        "bound-method",
+        "decorator-override",
+        "langchain-like",
+        "agents-like",
+        "partial",
+        "string",
     ],
 )
 def test_tool_name_resolution(tool: object, name: str) -> None:
@@ -141,8 +152,13 @@ def test_accuracy_failure_explains_arguments() -> None:
 def test_accuracy_threshold_is_honoured() -> None:
     """One of two expected calls passes at 0.5 and fails at 0.6."""
     then = (
-        given().question("q").expected_tool_call("a").expected_tool_call("b")
-        .when().tool_calls([ToolCall("a")]).then()
+        given()
+        .question("q")
+        .expected_tool_call("a")
+        .expected_tool_call("b")
+        .when()
+        .tool_calls([ToolCall("a")])
+        .then()
     )
     then.assert_tool_call_accuracy(0.5)
     with pytest.raises(ToolCallAssertionError, match=r"below the threshold 0\.6"):
@@ -159,10 +175,16 @@ def test_no_unexpected_tool_calls() -> None:
 
 def test_tool_call_order() -> None:
     """Expected calls in another order fail assert_tool_call_order but not the accuracy."""
+
     def then_for(calls: list[ToolCall]) -> toolexpect.fluent.Then:
         return (
-            given().question("q").expected_tool_call("search").expected_tool_call("book")
-            .when().tool_calls(calls).then()
+            given()
+            .question("q")
+            .expected_tool_call("search")
+            .expected_tool_call("book")
+            .when()
+            .tool_calls(calls)
+            .then()
         )
 
     then_for([ToolCall("search"), ToolCall("book")]).assert_tool_call_order()
@@ -179,8 +201,12 @@ def test_no_tool_call() -> None:
     given().question("hi").when().tool_calls([ToolCall("a")]).then().assert_no_tool_call("b")
     with pytest.raises(ToolCallAssertionError, match="forbidden delete_user was called"):
         (
-            given().question("hi").when().tool_calls([ToolCall("a"), ToolCall("delete_user")])
-            .then().assert_no_tool_call("delete_user")
+            given()
+            .question("hi")
+            .when()
+            .tool_calls([ToolCall("a"), ToolCall("delete_user")])
+            .then()
+            .assert_no_tool_call("delete_user")
         )
 
 
@@ -193,20 +219,32 @@ def test_answer_from_takes_returned_calls() -> None:
         return [{"name": "get_weather", "arguments": {"city": "Berlin"}}]
 
     (
-        given().question("Weather in Berlin?").expected_tool_call(get_weather).with_argument("city", "Berlin")
-        .when().answer_from(agent).then().assert_tool_call_accuracy(1.0)
+        given()
+        .question("Weather in Berlin?")
+        .expected_tool_call(get_weather)
+        .with_argument("city", "Berlin")
+        .when()
+        .answer_from(agent)
+        .then()
+        .assert_tool_call_accuracy(1.0)
     )
     assert seen == ["Weather in Berlin?"]
 
 
 def test_answer_from_takes_recorded_tool_calls() -> None:
     """An agent returning text gives the calls its @toolexpect.tool functions recorded."""
+
     def agent(question: str) -> str:
         return decorated_weather("Berlin")
 
     then = (
-        given().question("q").expected_tool_call(decorated_weather).with_argument("city", "Berlin")
-        .when().answer_from(agent).then()
+        given()
+        .question("q")
+        .expected_tool_call(decorated_weather)
+        .with_argument("city", "Berlin")
+        .when()
+        .answer_from(agent)
+        .then()
     )
     assert then.calls == [ToolCall("weather_now", {"city": "Berlin"})]
     assert then.answer == "Berlin"
@@ -225,16 +263,27 @@ def test_answer_from_takes_recording_and_provider_format() -> None:
         "content": [{"type": "tool_use", "id": "t1", "name": "get_weather", "input": {"city": "Berlin"}}],
     }
     (
-        given().question("q").expected_tool_call("get_weather").with_argument("city", "Berlin")
-        .when().answer_from(lambda q: message).then().assert_tool_call_accuracy()
+        given()
+        .question("q")
+        .expected_tool_call("get_weather")
+        .with_argument("city", "Berlin")
+        .when()
+        .answer_from(lambda q: message)
+        .then()
+        .assert_tool_call_accuracy()
     )
 
 
 def test_evaluation_is_the_plain_score() -> None:
     """then().evaluation() scores against threshold 1.0: a partial run does not pass."""
     then = (
-        given().question("q").expected_tool_call("a").expected_tool_call("b")
-        .when().tool_calls([ToolCall("a")]).then()
+        given()
+        .question("q")
+        .expected_tool_call("a")
+        .expected_tool_call("b")
+        .when()
+        .tool_calls([ToolCall("a")])
+        .then()
     )
     evaluation = then.evaluation()
     assert evaluation.value == 0.5
@@ -244,6 +293,7 @@ def test_evaluation_is_the_plain_score() -> None:
 
 def test_answer_from_awaits_async_agents() -> None:
     """An async agent is run to completion; its decorated tools are recorded."""
+
     async def agent(question: str) -> str:
         return decorated_weather("Berlin")
 

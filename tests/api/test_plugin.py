@@ -84,7 +84,7 @@ def test_specs_without_log_is_a_usage_error(project: pytest.Pytester) -> None:
 def test_tool_calls_fixture_in_user_tests(pytester: pytest.Pytester) -> None:
     """A user test gets a fresh recording and a failing assert shows the explanation."""
     pytester.makepyfile(
-        test_agent='''
+        test_agent="""
 import toolexpect
 
 @toolexpect.tool
@@ -97,7 +97,7 @@ def test_first(tool_calls):
 
 def test_second(tool_calls):
     assert tool_calls.calls == []
-'''
+"""
     )
     result = pytester.runpytest()
     result.assert_outcomes(passed=1, failed=1)
@@ -107,9 +107,7 @@ def test_second(tool_calls):
 
 def test_unused_samples_are_listed(project: pytest.Pytester) -> None:
     """A sample no case claims is listed in the toolexpect summary section."""
-    (project.path / "runs.jsonl").write_text(
-        LOG + '\n{"id": "tokyo", "tool_calls": []}\n', encoding="utf-8"
-    )
+    (project.path / "runs.jsonl").write_text(LOG + '\n{"id": "tokyo", "tool_calls": []}\n', encoding="utf-8")
     result = project.runpytest("--toolexpect-specs", "weather.expect", "--toolexpect-log", "runs.jsonl")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(

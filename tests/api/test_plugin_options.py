@@ -76,9 +76,7 @@ def test_the_flags_win_over_the_ini_options(project: pytest.Pytester) -> None:
 
 def test_tool_toolexpect_settings_are_read_too(project: pytest.Pytester) -> None:
     """specs and logs of [tool.toolexpect] in pyproject.toml make the case items."""
-    project.makepyprojecttoml(
-        '[tool.toolexpect]\nspecs = ["specs"]\nlogs = ["runs/berlin.jsonl"]\n'
-    )
+    project.makepyprojecttoml('[tool.toolexpect]\nspecs = ["specs"]\nlogs = ["runs/berlin.jsonl"]\n')
     result = project.runpytest("-v", "tests")
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(["*weather.expect::berlin PASSED*"])

@@ -41,9 +41,7 @@ COMPLETION = openai.types.chat.ChatCompletion.model_validate(
 RESPONSE = openai.types.responses.Response.model_validate(
     record("openai-responses/request_response.jsonl")["response"]
 )
-MESSAGE = anthropic.types.Message.model_validate(
-    record("anthropic/request_response.jsonl")["response"]
-)
+MESSAGE = anthropic.types.Message.model_validate(record("anthropic/request_response.jsonl")["response"])
 MAIL = [("send_email", {"to": "ops@example.com"}, "call_p2")]
 BERLIN = [("get_weather", {"city": "Berlin", "days": 1}, "toolu_b1")]
 

@@ -68,7 +68,7 @@ def test_score_picks_the_named_case() -> None:
 
 def test_score_without_calls_is_an_error_result() -> None:
     """calls=None scores nothing: the result is an error that says no sample was recorded."""
-    evaluation = score('expect f', None)
+    evaluation = score("expect f", None)
     assert evaluation.result.status == "error"
     assert evaluation.value is None
     assert "could not be scored" in evaluation.explanation
@@ -107,9 +107,7 @@ def test_assert_unexpected_and_no_tool_calls() -> None:
         assert_tool_calls(GOOD[:1], SPEC, case="quiet")
     assert "expected no tool calls, got 1" in str(info.value)
     with pytest.raises(ToolCallAssertionError) as unexpected:
-        assert_tool_calls(
-            [*GOOD, ToolCall("ping", {})], "expect get_weather\nrequire no unexpected calls"
-        )
+        assert_tool_calls([*GOOD, ToolCall("ping", {})], "expect get_weather\nrequire no unexpected calls")
     assert "unexpected call #3 ping(): no expectation is paired with it" in str(unexpected.value)
 
 

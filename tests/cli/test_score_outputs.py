@@ -109,9 +109,7 @@ def test_quiet_shows_only_what_did_not_pass(folder: Path, capsys: pytest.Capture
     assert err == ""
 
 
-def test_a_long_list_of_unused_samples_is_summed_up(
-    folder: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_long_list_of_unused_samples_is_summed_up(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """More than 20 unused samples: 20 lines, then one line counting the rest and their runs."""
     extra = [json.dumps({"id": f"s{i}", "tool_calls": []}) for i in range(30) for _ in range(2)]
     (folder / "run.jsonl").write_text("\n".join(LINES + extra) + "\n", encoding="utf-8")
@@ -124,9 +122,7 @@ def test_a_long_list_of_unused_samples_is_summed_up(
     assert len(json.loads(out)["unused_samples"]) == 31
 
 
-def test_a_case_name_in_two_spec_files_is_a_warning(
-    folder: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_case_name_in_two_spec_files_is_a_warning(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The same case name in two files: a warning naming both; the exit code is unchanged."""
     (folder / "again.expect").write_text('case "a" {\n    expect t\n}\n', encoding="utf-8")
     code, _, err = _run(capsys, "score", "w.expect", "again.expect", "--log", "run.jsonl")

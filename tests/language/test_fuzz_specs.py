@@ -47,8 +47,22 @@ ODD = ["\f", "\x0b", "\x1c", "\x85", "\u2028", "\u2029", "\r", "\t", "\ufeff", "
 """Characters a hostile spec holds: line breaks only splitlines knows, controls, a BOM, escapes."""
 
 bare_names = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,5}", fullmatch=True) | st.sampled_from(
-    ["github.create_issue", "mcp__fs__read", "a/b:c-d", "order", "calls", "tool", "rate", "in", "any",
-     "expect", "then_b", "notx", "true1", "pass"]
+    [
+        "github.create_issue",
+        "mcp__fs__read",
+        "a/b:c-d",
+        "order",
+        "calls",
+        "tool",
+        "rate",
+        "in",
+        "any",
+        "expect",
+        "then_b",
+        "notx",
+        "true1",
+        "pass",
+    ]
 )
 text_values = st.text(st.characters(codec="utf-8") | st.sampled_from(ODD), max_size=8)
 
@@ -98,8 +112,13 @@ def values(draw: st.DrawFn, depth: int = 0) -> str:
         items = draw(st.lists(values(depth + 1), max_size=3))
         trailing = "," if items and draw(st.booleans()) else ""
         return "[" + ("," + gap(draw, True)).join(items) + trailing + "]"
-    keys = draw(st.lists(bare_names.filter(lambda k: ":" not in k and "." not in k and "/" not in k)
-                         | strings(), max_size=3, unique=True))
+    keys = draw(
+        st.lists(
+            bare_names.filter(lambda k: ":" not in k and "." not in k and "/" not in k) | strings(),
+            max_size=3,
+            unique=True,
+        )
+    )
     members = [f"{k}:{gap(draw)}{draw(values(depth + 1))}" for k in keys]
     if draw(st.integers(0, 3)) == 0:
         members.append("...")
@@ -169,9 +188,7 @@ def statements(draw: st.DrawFn) -> str:
     if kind == 4:
         words = draw(st.sampled_from(["require accuracy ", "require pass rate "]))
         return words + draw(st.sampled_from([">= ", "> "])) + draw(thresholds)
-    return draw(
-        st.sampled_from(["require no unexpected calls", "require no tool calls", "require order"])
-    )
+    return draw(st.sampled_from(["require no unexpected calls", "require no tool calls", "require order"]))
 
 
 @st.composite
@@ -226,16 +243,45 @@ def mutated(draw: st.DrawFn, texts: st.SearchStrategy[str]) -> str:
         elif edit == 1:
             text = text[:at] + text[at:end] * 2 + text[end:]
         else:
-            alphabet = st.sampled_from([*ODD, "{", "}", "[", "]", "(", ")", '"', "'", "#", "\n", ";",
-                                        ",", "=", "~", "?", "...", "then", "expect ", "-", "e", "9" * 700,
-                                        "1e999", "NaN", ".nan", "-.inf", "\\u", "\\ud800", ": ", "- "])
+            alphabet = st.sampled_from(
+                [
+                    *ODD,
+                    "{",
+                    "}",
+                    "[",
+                    "]",
+                    "(",
+                    ")",
+                    '"',
+                    "'",
+                    "#",
+                    "\n",
+                    ";",
+                    ",",
+                    "=",
+                    "~",
+                    "?",
+                    "...",
+                    "then",
+                    "expect ",
+                    "-",
+                    "e",
+                    "9" * 700,
+                    "1e999",
+                    "NaN",
+                    ".nan",
+                    "-.inf",
+                    "\\u",
+                    "\\ud800",
+                    ": ",
+                    "- ",
+                ]
+            )
             text = text[:at] + "".join(draw(st.lists(alphabet, max_size=3))) + text[end:]
     return text
 
 
 # -- what must hold ---------------------------------------------------------------------------------
-
-
 
 
 def _meaning(loaded: SpecFile) -> Any:

@@ -56,8 +56,10 @@ def test_too_many_digits_is_a_positioned_p110(
     """An integer longer than the limit is P110 at its place, never a traceback, in every form."""
     path = tmp_path / name
     path.write_text(_spec_texts(number)[name], encoding="utf-8")
-    code, out, err = _run(capsys, command, str(path)) if command != "lint" else _run(
-        capsys, "lint", "--format", "concise", str(path)
+    code, out, err = (
+        _run(capsys, command, str(path))
+        if command != "lint"
+        else _run(capsys, "lint", "--format", "concise", str(path))
     )
     shown = out + err
     assert code in (1, 2)
@@ -162,8 +164,7 @@ def test_dev_zero_is_refused_after_the_limit(capsys: pytest.CaptureFixture[str])
     code, out, _ = _run(capsys, "lint", "--format", "concise", "/dev/zero")
     assert code == 2
     assert out.strip() == (
-        f"/dev/zero: P105 spec file holds more than {MAX_SPEC_BYTES:,} bytes; "
-        f"the limit is {MAX_SPEC_BYTES:,}"
+        f"/dev/zero: P105 spec file holds more than {MAX_SPEC_BYTES:,} bytes; the limit is {MAX_SPEC_BYTES:,}"
     )
 
 
@@ -248,7 +249,6 @@ def test_format_diff_splits_lines_only_at_new_lines(
     assert code == 1
     assert "-expect   a  # x\u2028y\n" in out
     assert "+expect a  # x\u2028y\n" in out
-
 
 
 # -- 5: a statement a case holds once, written twice -----------------------------------------

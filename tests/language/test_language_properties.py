@@ -20,8 +20,6 @@ from toolexpect.specfile import parse_spec_source
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-
-
 _strip = without_spans
 
 

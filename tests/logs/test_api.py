@@ -91,9 +91,7 @@ def test_pretty_document_with_syntax_error(tmp_path: Path) -> None:
 def test_reader_is_lazy_and_rereadable(tmp_path: Path) -> None:
     """Samples come one at a time; iterating again re-reads with fresh diagnostics."""
     path = tmp_path / "log.jsonl"
-    lines = [
-        json.dumps({"id": str(i), "tool_calls": [{"name": "f", "arguments": {}}]}) for i in range(5)
-    ]
+    lines = [json.dumps({"id": str(i), "tool_calls": [{"name": "f", "arguments": {}}]}) for i in range(5)]
     path.write_text("\n".join([*lines, "oops"]) + "\n")
     reader = open_log(path)
     iterator = iter(reader)
@@ -109,8 +107,7 @@ def test_bom_and_crlf(tmp_path: Path) -> None:
     """A UTF-8 BOM and CRLF line ends are accepted."""
     path = tmp_path / "bom.jsonl"
     path.write_bytes(
-        b'\xef\xbb\xbf{"id": "a", "tool_calls": [{"name": "f"}]}\r\n'
-        b'{"id": "b", "tool_calls": []}\r\n'
+        b'\xef\xbb\xbf{"id": "a", "tool_calls": [{"name": "f"}]}\r\n{"id": "b", "tool_calls": []}\r\n'
     )
     assert summary(list(open_log(path))) == [("a", [call("f")]), ("b", [])]
 
@@ -164,16 +161,12 @@ def test_samples_from_list_of_sdk_messages() -> None:
             }
         ),
     ]
-    assert summary(samples_from_value(messages)) == [
-        (None, [call("f", {"x": 1}, "c1", raw='{"x": 1}')])
-    ]
+    assert summary(samples_from_value(messages)) == [(None, [call("f", {"x": 1}, "c1", raw='{"x": 1}')])]
 
 
 def test_samples_from_list_of_stream_events() -> None:
     """A list whose elements are records (stream events) is spread into records."""
-    events = [
-        json.loads(line) for line in (FIXTURES / "anthropic/stream.jsonl").read_text().splitlines()
-    ]
+    events = [json.loads(line) for line in (FIXTURES / "anthropic/stream.jsonl").read_text().splitlines()]
     samples = samples_from_value(events)
     assert [c.name for c in samples[0].calls] == ["get_weather", "get_time"]
 
@@ -201,9 +194,7 @@ def test_samples_from_unreadable_object() -> None:
 def test_calls_to_json_shape() -> None:
     """calls_to_json gives the documented shape."""
     samples = [RecordedSample("a", (ToolCall("f", {"x": 1}, "c1"),))]
-    assert calls_to_json(samples) == {
-        "samples": [{"id": "a", "calls": [call("f", {"x": 1}, "c1")]}]
-    }
+    assert calls_to_json(samples) == {"samples": [{"id": "a", "calls": [call("f", {"x": 1}, "c1")]}]}
 
 
 def test_render_calls_table() -> None:

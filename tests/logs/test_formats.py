@@ -132,8 +132,7 @@ def test_openai_completion_parallel_calls() -> None:
     fmt, samples, codes = read("openai-chat/completion_parallel.json")
     assert fmt == "openai-chat"
     hotels = (
-        '{"city": "Paris", "filters": {"stars": [4, 5], "max_price": 250.0, '
-        '"amenities": {"wifi": true}}}'
+        '{"city": "Paris", "filters": {"stars": [4, 5], "max_price": 250.0, "amenities": {"wifi": true}}}'
     )
     assert summary(samples) == [
         (
@@ -215,9 +214,7 @@ def test_openai_stream_from_sse_capture() -> None:
     """A raw server-sent-events capture (``data:`` lines, ``[DONE]``) reads as chunks."""
     fmt, samples, _ = read("openai-chat/stream.sse")
     assert fmt == "openai-chat"
-    assert summary(samples) == [
-        ("chatcmpl-sse", [call("lookup", {"id": 7}, "call_x", raw='{"id": 7}')])
-    ]
+    assert summary(samples) == [("chatcmpl-sse", [call("lookup", {"id": 7}, "call_x", raw='{"id": 7}')])]
 
 
 # --- OpenAI Responses and Batch ----------------------------------------------------------
@@ -359,9 +356,7 @@ def test_anthropic_message_blocks() -> None:
                     {"location": "San Francisco, CA", "unit": "fahrenheit"},
                     "toolu_01A09q90qw90lq917835lq9",
                 ),
-                call(
-                    "get_weather", {"location": "New York, NY", "unit": "fahrenheit"}, "toolu_01B"
-                ),
+                call("get_weather", {"location": "New York, NY", "unit": "fahrenheit"}, "toolu_01B"),
                 call(
                     "web_search",
                     {"query": "claude shannon birth date"},
@@ -669,9 +664,7 @@ def test_adk_legacy_test_file() -> None:
     """A legacy .test.json is one sample of expected_tool_use across turns."""
     fmt, samples, _ = read("adk/legacy.test.json")
     assert fmt == "adk"
-    assert summary(samples) == [
-        (None, [call("roll_die", {"sides": 6}), call("check_prime", {"nums": [7]})])
-    ]
+    assert summary(samples) == [(None, [call("roll_die", {"sides": 6}), call("check_prime", {"nums": [7]})])]
 
 
 def test_bfcl_results() -> None:

@@ -106,9 +106,7 @@ _SCALARS = st.one_of(
 )
 JSON = st.recursive(
     _SCALARS,
-    lambda children: st.one_of(
-        st.lists(children, max_size=4), st.dictionaries(_KEYS, children, max_size=6)
-    ),
+    lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(_KEYS, children, max_size=6)),
     max_leaves=30,
 )
 _FORMATS = st.sampled_from(["auto", *LOG_FORMATS])

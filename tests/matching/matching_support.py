@@ -63,9 +63,7 @@ def matchers(
         st.builds(lambda n, v: ArgMatcher(n, Op.NE, value=v), names, scalar),
     ]
     if nested_partial:
-        kinds.append(
-            st.builds(lambda n: ArgMatcher(n, Op.EQ, value={"k": PartialObject({"j": "s"})}), names)
-        )
+        kinds.append(st.builds(lambda n: ArgMatcher(n, Op.EQ, value={"k": PartialObject({"j": "s"})}), names))
     return st.one_of(*kinds)
 
 

@@ -157,8 +157,7 @@ _scalars = st.one_of(
 _values = st.recursive(
     _scalars,
     lambda inner: (
-        st.lists(inner, max_size=3)
-        | st.dictionaries(st.sampled_from(["a", "b"]), inner, max_size=2)
+        st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["a", "b"]), inner, max_size=2)
     ),
     max_leaves=6,
 )

@@ -329,10 +329,7 @@ def test_large_bucket_uses_index_and_stays_maximum() -> None:
 def test_aggregate_repeated_runs() -> None:
     """Repeated runs report mean, lowest and pass rate; all must pass unless a rate is set."""
     case = case_of("expect a\nexpect b")
-    runs = [
-        evaluate(case, calls)
-        for calls in ([call("a"), call("b")], [call("a")], [call("b"), call("a")])
-    ]
+    runs = [evaluate(case, calls) for calls in ([call("a"), call("b")], [call("a")], [call("b"), call("a")])]
     result = aggregate(case, runs)
     assert result.status == "fail"
     assert result.runs == 3 and result.passed == 2

@@ -28,9 +28,7 @@ _matchers = st.one_of(
     ),
     st.builds(lambda n: ArgMatcher(n, Op.GE, value=1.5), st.sampled_from(NAMES)),
     st.builds(lambda n: ArgMatcher(n, Op.REGEX, pattern="^s"), st.sampled_from(NAMES)),
-    st.builds(
-        lambda n, v: ArgMatcher(n, Op.EQ, value=v, optional=True), st.sampled_from(NAMES), _values
-    ),
+    st.builds(lambda n, v: ArgMatcher(n, Op.EQ, value=v, optional=True), st.sampled_from(NAMES), _values),
 )
 
 
@@ -67,9 +65,7 @@ def _brute_force(expectations: list[Expectation], calls: list[ToolCall]) -> int:
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(_expectations, min_size=1, max_size=4), st.lists(_calls, max_size=5))
-def test_score_equals_brute_force_maximum(
-    expectations: list[Expectation], calls: list[ToolCall]
-) -> None:
+def test_score_equals_brute_force_maximum(expectations: list[Expectation], calls: list[ToolCall]) -> None:
     """The matched count equals the best over all pairings, and the score lies in [0, 1]."""
     result = tool_call_accuracy(expectations, calls)
     assert 0.0 <= result.score <= 1.0
@@ -148,9 +144,7 @@ def test_large_inputs_agree_with_the_small_path(
 
 def _greedy_augmenting_reference(expectations: list[Expectation], calls: list[ToolCall]) -> int:
     """A textbook recursive Kuhn matching, as an independent reference."""
-    fits = [
-        [c for c, call in enumerate(calls) if expectation_matches(e, call)] for e in expectations
-    ]
+    fits = [[c for c, call in enumerate(calls) if expectation_matches(e, call)] for e in expectations]
     owner: dict[int, int] = {}
 
     def try_assign(e: int, seen: set[int]) -> bool:

@@ -173,8 +173,13 @@ def test_many_cases_are_drawn_a_page_at_a_time(driver: Any, tmp_path: Path) -> N
     case = {"file": "a.expect", "status": "pass", "score": 1.0, "matched": 1, "expected": 1,
             "precision": 1.0, "f1": 1.0, "failures": []}  # fmt: skip
     failure = {"kind": "unexpected", "message": "unexpected call", "line": 1, "column": 1, "details": {}}
-    flaky = {**case, "case": "flaky", "status": "fail", "pass_rate": 0.0,
-             "runs": [{**case, "status": "fail", "failures": [failure]}] * 7}
+    flaky = {
+        **case,
+        "case": "flaky",
+        "status": "fail",
+        "pass_rate": 0.0,
+        "runs": [{**case, "status": "fail", "failures": [failure]}] * 7,
+    }
     document = {"cases": [flaky, *({**case, "case": f"case {n}"} for n in range(449))],
                 "summary": {"cases": 450, "passed": 449, "failed": 1, "errors": 0}}  # fmt: skip
     target = tmp_path / "many.html"

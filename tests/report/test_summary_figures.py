@@ -51,7 +51,7 @@ def test_the_figures_are_optional_keys_of_the_version_1_schema() -> None:
 
 
 def test_a_new_report_meets_the_schema_with_its_figures(reports: Path) -> None:
-    """"c" has no sample and counts 0: mean accuracy (1 + 0.5 + 0) / 3; precision over a and b only."""
+    """ "c" has no sample and counts 0: mean accuracy (1 + 0.5 + 0) / 3; precision over a and b only."""
     document = load_report(reports / "new.json")
     Draft202012Validator(json.loads(report_schema_text())).validate(document)
     summary = document["summary"]

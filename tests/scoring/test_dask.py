@@ -374,9 +374,7 @@ def test_each_pairing_option_gives_the_single_process_report(
     assert "3 passed" in single[1] or '"passed": 3' in single[1]
 
 
-def test_a_canonical_log_named_after_its_case_pairs_by_file_in_blocks(
-    client: Client, tmp_path: Path
-) -> None:
+def test_a_canonical_log_named_after_its_case_pairs_by_file_in_blocks(client: Client, tmp_path: Path) -> None:
     """A canonical log cut into blocks, paired by file: every block pairs its runs with the
     case the file is named after, as one process pairs the whole log."""
     spec = tmp_path / "weather.expect"

@@ -372,9 +372,7 @@ _TWO_OUTLINED = [
 ]
 
 
-def test_outline_of_the_last_version_that_parsed_stays_while_typing(
-    editor: Editor, project: Path
-) -> None:
+def test_outline_of_the_last_version_that_parsed_stays_while_typing(editor: Editor, project: Path) -> None:
     """While the text does not parse, the outline is that of the last version that parsed; once
     the text parses again, the outline is of the new text."""
     path = project / "specs" / "outline-typing.expect"

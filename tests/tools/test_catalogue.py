@@ -67,9 +67,7 @@ def test_responses_built_in_tools_without_a_name_are_skipped() -> None:
 
 def test_anthropic_server_tool_with_a_name_is_kept_with_an_open_schema() -> None:
     """A named server tool has no input schema: it is known, and any argument is allowed."""
-    catalogue = catalogue_from_data(
-        [{"type": "web_search_20250305", "name": "web_search", "max_uses": 3}]
-    )
+    catalogue = catalogue_from_data([{"type": "web_search_20250305", "name": "web_search", "max_uses": 3}])
     assert catalogue.get("web_search") == Tool("web_search", {}, "")
 
 
@@ -122,9 +120,7 @@ def test_invalid_json_points_at_the_place() -> None:
     with pytest.raises(CatalogueError) as raised:
         load_catalogue(str(FIXTURES / "bad_json.json"))
     span = raised.value.diagnostic.span
-    assert (
-        span is not None and span.line == 1 and span.column == 48
-    )  # the "}" after the trailing comma
+    assert span is not None and span.line == 1 and span.column == 48  # the "}" after the trailing comma
 
 
 def test_unknown_format_is_t505_listing_the_formats() -> None:
@@ -234,8 +230,7 @@ def test_python_source_without_public_functions_is_t505() -> None:
 def test_python_kwargs_leaves_the_arguments_open_and_union_types() -> None:
     """``**kwargs`` allows other arguments; ``int | str`` is a union of types."""
     catalogue = parse_python_catalogue(
-        "import typing\n"
-        "def f(a: int | str, b: typing.Optional[float] = None, c: 'list' = [], **kw): ...\n"
+        "import typing\ndef f(a: int | str, b: typing.Optional[float] = None, c: 'list' = [], **kw): ...\n"
     )
     tool = catalogue.get("f")
     assert tool is not None

@@ -291,28 +291,19 @@ def test_pattern_finding_names_the_pattern_and_a_few_allowed_values() -> None:
         "no value the schema allows for argument 'city' of 't' satisfies this matcher:"
         ' `city ~ "^Ber$"` matches none of the 3 strings the schema lists'
     )
-    assert city.help == (
-        'write a pattern that matches one of the allowed values: "Berlin", "Paris", "Rome"'
-    )
+    assert city.help == ('write a pattern that matches one of the allowed values: "Berlin", "Paris", "Rome"')
     [many] = _picks('many ~ "z"')
     assert many.help == (
-        "write a pattern that matches one of the allowed values:"
-        ' "a", "b", "c", "d", "e", … (2 more)'
+        'write a pattern that matches one of the allowed values: "a", "b", "c", "d", "e", … (2 more)'
     )
 
 
 def test_type_mismatch_messages_name_the_parameter_type() -> None:
     """T503 says which matcher needs which type and what the parameter takes."""
     [regex] = _check('expect get_weather(days ~ "1")')
-    assert (
-        regex.message
-        == "`~` matches only strings, but argument 'days' of 'get_weather' takes integer"
-    )
+    assert regex.message == "`~` matches only strings, but argument 'days' of 'get_weather' takes integer"
     [compare] = _check("expect get_weather(unit >= 1)")
-    assert (
-        compare.message
-        == "`>=` matches only numbers, but argument 'unit' of 'get_weather' takes string"
-    )
+    assert compare.message == "`>=` matches only numbers, but argument 'unit' of 'get_weather' takes string"
 
 
 def test_each_rejected_in_choice_is_reported() -> None:
@@ -333,10 +324,7 @@ def test_partial_object_keys_are_checked_against_the_nested_schema() -> None:
     """An unknown key of a partial object is T501 naming the nested properties."""
     [diagnostic] = _check('expect send_email(meta={"prio": 1, ...})')
     assert diagnostic.code == "T501"
-    assert (
-        diagnostic.message
-        == "argument 'meta' of 'send_email' has no key 'prio' in its object schema"
-    )
+    assert diagnostic.message == "argument 'meta' of 'send_email' has no key 'prio' in its object schema"
     assert diagnostic.help == "did you mean 'priority'? it takes: priority"
 
 
@@ -481,18 +469,13 @@ def test_check_calls_flags_schema_breaking_calls(fixture: str) -> None:
     ]
     assert "5 is not of type 'string'" in findings[1].message
     assert findings[2].message == "required argument 'to' is missing"
-    assert (
-        findings[3].message
-        == "tool 'get_wether' is not in the catalogue (did you mean 'get_weather'?)"
-    )
+    assert findings[3].message == "tool 'get_wether' is not in the catalogue (did you mean 'get_weather'?)"
 
 
 def test_check_calls_range_and_enum_errors() -> None:
     """A value outside the schema's range or enum is reported with jsonschema's reason."""
     catalogue = load_catalogue(str(FIXTURES / "openai.json"))
-    findings = check_calls(
-        [ToolCall("get_weather", {"city": "Berlin", "days": 0, "unit": "K"})], catalogue
-    )
+    findings = check_calls([ToolCall("get_weather", {"city": "Berlin", "days": 0, "unit": "K"})], catalogue)
     assert findings == [
         CallFinding(
             0,

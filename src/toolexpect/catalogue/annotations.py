@@ -173,9 +173,7 @@ class TypeSchemas:
                 wrapper = name_of(annotation.value) if isinstance(annotation, ast.Subscript) else None
                 if default is not None:
                     properties[key] = with_default(properties[key], default)
-                needed = not has_default and (
-                    wrapper == "Required" or (total and wrapper != "NotRequired")
-                )
+                needed = not has_default and (wrapper == "Required" or (total and wrapper != "NotRequired"))
                 if needed and key not in required:
                     required.append(key)
                 elif not needed and key in required:

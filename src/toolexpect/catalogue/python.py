@@ -51,9 +51,7 @@ def parse_python_catalogue(text: str, *, path: str | None = None) -> Catalogue:
         module = ast.parse(text, filename=path or "<catalogue>")
     except SyntaxError as error:
         span = Span.point(error.lineno, error.offset or 1) if error.lineno else None
-        raise fail(
-            f"the catalogue module is not valid Python: {error.msg}", path, span=span
-        ) from None
+        raise fail(f"the catalogue module is not valid Python: {error.msg}", path, span=span) from None
     exported = _dunder_all(module)
     types = TypeSchemas(module)
     tools: dict[str, Tool] = {}

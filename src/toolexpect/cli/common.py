@@ -78,6 +78,7 @@ EXIT_CODES = {
 
 def sources_of(files: dict[str, SpecFile]) -> object:
     """The source text of a loaded spec file by path, for diagnostic excerpts."""
+
     def source(path: str | None) -> str | None:
         found = files.get(path or "")
         return found.text if found else None
@@ -214,14 +215,10 @@ def load_tools(
         return None, False
 
 
-
-
 def report_log_diagnostics(diagnostics: Sequence[Diagnostic], err: IO[str]) -> None:
     """Print what reading the logs found, one concise line each, on standard error."""
     if diagnostics:
         print(diagnostic_report.render(diagnostics, "concise"), file=err)
-
-
 
 
 def report_pairing_diagnostics(diagnostics: Sequence[Diagnostic], err: IO[str]) -> None:

@@ -234,7 +234,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-
 def _at_least_one(what: str) -> Callable[[str], int]:
     """An argparse type: a whole number of at least 1, the usage error naming ``what``."""
 
@@ -269,5 +268,3 @@ def _output(text: str) -> tuple[str | None, str]:
             raise argparse.ArgumentTypeError(f"no file after {name}=")
         return name, path
     return None, text
-
-

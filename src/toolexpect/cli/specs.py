@@ -128,5 +128,3 @@ def cmd_schema(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
     out.write(report_schema_text() if args.report else schema_text())
     return EXIT_OK
-
-

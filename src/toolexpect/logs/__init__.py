@@ -191,9 +191,7 @@ def _plain(value: Any, depth: int = 0) -> Any:
             try:
                 dumped = _dump(fn, method)
             except Exception as exc:
-                raise (
-                    Context().fatal("R404", f"cannot read {type(value).__name__}: {exc}", None)
-                ) from None
+                raise (Context().fatal("R404", f"cannot read {type(value).__name__}: {exc}", None)) from None
             return _plain(dumped, depth + 1)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return _plain(dataclasses.asdict(value), depth + 1)
@@ -257,11 +255,7 @@ def read_value(value: Any, fmt: str = "auto") -> tuple[list[RecordedSample], lis
         return [value], []
     if isinstance(value, ToolCall):
         return [RecordedSample(None, (value,))], []
-    if (
-        isinstance(value, list | tuple)
-        and value
-        and all(isinstance(v, RecordedSample) for v in value)
-    ):
+    if isinstance(value, list | tuple) and value and all(isinstance(v, RecordedSample) for v in value):
         return list(value), []
     if isinstance(value, list | tuple) and value and all(isinstance(v, ToolCall) for v in value):
         return [RecordedSample(None, tuple(value))], []
@@ -286,7 +280,6 @@ def calls_to_json(samples: Iterable[RecordedSample]) -> dict[str, Any]:
     """Samples as ``{"samples": [{"id", "calls": [...]}]}``, the JSON form of ``calls``."""
     return {
         "samples": [
-            {"id": sample.id, "calls": [call.to_json() for call in sample.calls]}
-            for sample in samples
+            {"id": sample.id, "calls": [call.to_json() for call in sample.calls]} for sample in samples
         ]
     }

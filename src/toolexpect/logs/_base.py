@@ -135,9 +135,7 @@ class Context:
             return ToolCall(name, dict(arguments), cid, kind, raw, True, self.path, line)
         return self.invalid(name, json.dumps(arguments), cid, kind, line, "not an object")
 
-    def _decode(
-        self, name: str, text: str, cid: str | None, kind: str, line: int | None
-    ) -> ToolCall:
+    def _decode(self, name: str, text: str, cid: str | None, kind: str, line: int | None) -> ToolCall:
         if not text.strip():
             return ToolCall(name, {}, cid, kind, text, True, self.path, line)
         try:

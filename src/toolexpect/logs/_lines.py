@@ -26,6 +26,7 @@ _SKIP_SSE = (b"event:", b"id:", b"retry:", b":")
 MAX_LINE_BYTES = 256 << 20
 """The longest line of a JSON Lines log, its line break included (256 MiB)."""
 
+
 def _decode_error(ctx: Context, lineno: int | None) -> LogError:
     return ctx.fatal(
         "R400",
@@ -219,5 +220,3 @@ def _json_error(exc: BaseException, line: bytes, body: bytes) -> tuple[str, int]
 def _short(exc: BaseException) -> str:
     text = str(exc) or type(exc).__name__
     return text if len(text) <= 80 else text[:77] + "..."
-
-

@@ -22,11 +22,7 @@ NAME = "adk"
 
 
 def _is_case(value: Any) -> bool:
-    return (
-        isinstance(value, dict)
-        and ("eval_id" in value or "evalId" in value)
-        and ("conversation" in value)
-    )
+    return isinstance(value, dict) and ("eval_id" in value or "evalId" in value) and ("conversation" in value)
 
 
 def _is_legacy(value: Any) -> bool:
@@ -79,9 +75,7 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
                 uses = turn.get("expected_tool_use") if isinstance(turn, dict) else None
                 for use in uses if isinstance(uses, list) else []:
                     if isinstance(use, dict):
-                        calls.append(
-                            ctx.call(use.get("tool_name"), use.get("tool_input"), None, line)
-                        )
+                        calls.append(ctx.call(use.get("tool_name"), use.get("tool_input"), None, line))
             yield ctx.sample(None, calls, line)
             continue
         if not isinstance(value, dict):

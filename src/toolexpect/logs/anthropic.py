@@ -87,8 +87,7 @@ def sniff(value: Any) -> bool:
             isinstance(value, list)
             and bool(value)
             and (
-                any(isinstance(m, dict) and _has_blocks(m.get("content")) for m in value)
-                or _is_blocks(value)
+                any(isinstance(m, dict) and _has_blocks(m.get("content")) for m in value) or _is_blocks(value)
             )
         )
     if _is_message(value) or _is_call_block(value) or _wrapped(value) is not None:
@@ -120,9 +119,7 @@ def _content_calls(content: Any, ctx: Context, line: int | None) -> list[ToolCal
     return [block_call(b, ctx, line) for b in content]
 
 
-def _message_sample(
-    value: dict[str, Any], ctx: Context, line: int | None, sid: Any
-) -> RecordedSample:
+def _message_sample(value: dict[str, Any], ctx: Context, line: int | None, sid: Any) -> RecordedSample:
     return ctx.sample(sid, _content_calls(value.get("content"), ctx, line), line)
 
 

@@ -122,14 +122,10 @@ def parse_call_string(text: str, ctx: Context, line: int | None) -> list[ToolCal
         name = _dotted(node.func)
         raw = ast.get_source_segment(source, node) or ""
         if name is None:
-            ctx.report(
-                "R404", f"a call whose function is not a plain name was skipped: {raw[:60]!r}", line
-            )
+            ctx.report("R404", f"a call whose function is not a plain name was skipped: {raw[:60]!r}", line)
             continue
         if node.args or any(k.arg is None for k in node.keywords):
-            calls.append(
-                ctx.invalid(name, raw, None, "function", line, "positional or ** arguments")
-            )
+            calls.append(ctx.invalid(name, raw, None, "function", line, "positional or ** arguments"))
             continue
         arguments: dict[str, Any] = {}
         try:

@@ -133,9 +133,7 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             else:
                 ctx.report("R404", "a record that is neither a sample nor a call was skipped", line)
         elif type(value) is list:
-            if value and all(
-                type(v) is dict and ("tool_calls" in v or "calls" in v) for v in value
-            ):
+            if value and all(type(v) is dict and ("tool_calls" in v or "calls" in v) for v in value):
                 for item in value:
                     yield _sample(item, ctx, line)
             else:

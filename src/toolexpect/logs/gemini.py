@@ -36,10 +36,7 @@ def _has_fc(contents: Any) -> bool:
     return isinstance(contents, list) and any(
         isinstance(c, dict)
         and isinstance(c.get("parts"), list)
-        and any(
-            isinstance(p, dict) and ("functionCall" in p or "function_call" in p)
-            for p in c["parts"]
-        )
+        and any(isinstance(p, dict) and ("functionCall" in p or "function_call" in p) for p in c["parts"])
         for c in contents
     )
 
@@ -115,9 +112,7 @@ def parts_calls(parts: Any, ctx: Context, line: int | None) -> list[ToolCall | N
     return out
 
 
-def _candidates(
-    value: dict[str, Any], ctx: Context, line: int | None
-) -> list[list[ToolCall | None]]:
+def _candidates(value: dict[str, Any], ctx: Context, line: int | None) -> list[list[ToolCall | None]]:
     out = []
     for cand in value.get("candidates") or []:
         content = cand.get("content") if isinstance(cand, dict) else None
@@ -149,8 +144,7 @@ def _failed(value: dict[str, Any], ctx: Context, line: int | None) -> RecordedSa
     detail = error.get("message") or error.get("status")
     ctx.report(
         "R404",
-        f"batch request {sid!r} failed{': ' + str(detail) if detail else ''}; "
-        "read as a sample with no calls",
+        f"batch request {sid!r} failed{': ' + str(detail) if detail else ''}; read as a sample with no calls",
         line,
     )
     return ctx.sample(sid, [], line)

@@ -40,7 +40,6 @@ def _message_class(name: Any) -> bool:
     return isinstance(name, str) and (name.endswith("Message") or name.endswith("MessageChunk"))
 
 
-
 def ai_fields(value: Any) -> dict[str, Any] | None:
     """The fields of an AI message in any of the three serialisations, else ``None``."""
     if not isinstance(value, dict):
@@ -48,12 +47,7 @@ def ai_fields(value: Any) -> dict[str, Any] | None:
     if value.get("lc") == 1 and value.get("type") == "constructor":
         ident = value.get("id")
         kwargs = value.get("kwargs")
-        if (
-            isinstance(ident, list)
-            and ident
-            and ident[-1] in _AI_CLASSES
-            and isinstance(kwargs, dict)
-        ):
+        if isinstance(ident, list) and ident and ident[-1] in _AI_CLASSES and isinstance(kwargs, dict):
             return kwargs
         return None
     if value.get("type") in _AI_TYPES:
@@ -116,11 +110,7 @@ def message_calls(value: Any, ctx: Context, line: int | None) -> list[ToolCall |
         name, args, cid = item.get("name"), item.get("args"), item.get("id")
         if isinstance(name, str) and name and isinstance(args, str):
             why = str(item.get("error") or "recorded as invalid")
-            out.append(
-                ctx.invalid(
-                    name, args, cid if isinstance(cid, str) else None, "function", line, why
-                )
-            )
+            out.append(ctx.invalid(name, args, cid if isinstance(cid, str) else None, "function", line, why))
         else:
             out.append(ctx.call(name, args, cid, line))
     if not parsed and not invalid:

@@ -99,9 +99,7 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             ctx.report("R404", "a record that is not a LangSmith run was skipped", line)
         for run_line, run in runs:
             trace = run.get("trace_id") or run.get("id")
-            traces.setdefault(trace if isinstance(trace, str) else str(trace), []).append(
-                (run_line, run)
-            )
+            traces.setdefault(trace if isinstance(trace, str) else str(trace), []).append((run_line, run))
     for trace, runs in traces.items():
         runs.sort(key=_order)
         model_calls: list[ToolCall | None] = []

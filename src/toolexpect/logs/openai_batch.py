@@ -64,9 +64,7 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
         status = response.get("status_code") if isinstance(response, dict) else None
         error = value.get("error")
         if error or not isinstance(body, dict) or (isinstance(status, int) and status >= 400):
-            detail = (
-                error if error else (body or {}).get("error") if isinstance(body, dict) else None
-            )
+            detail = error if error else (body or {}).get("error") if isinstance(body, dict) else None
             message = detail.get("message") if isinstance(detail, dict) else detail
             ctx.report(
                 "R404",

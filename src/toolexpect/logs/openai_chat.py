@@ -46,9 +46,7 @@ def _is_completion(value: Any) -> bool:
         and isinstance(value.get("choices"), list)
         and (
             value.get("object") in ("chat.completion", "chat.completion.chunk")
-            or any(
-                isinstance(c, dict) and ("message" in c or "delta" in c) for c in value["choices"]
-            )
+            or any(isinstance(c, dict) and ("message" in c or "delta" in c) for c in value["choices"])
         )
     )
 
@@ -91,9 +89,7 @@ def sniff(value: Any) -> bool:
 
 
 def _has_calls(messages: list[Any]) -> bool:
-    return any(
-        isinstance(m, dict) and ("tool_calls" in m or "function_call" in m) for m in messages
-    )
+    return any(isinstance(m, dict) and ("tool_calls" in m or "function_call" in m) for m in messages)
 
 
 def calls_from_message(message: Any, ctx: Context, line: int | None) -> list[ToolCall | None]:
@@ -129,9 +125,7 @@ def calls_from_message(message: Any, ctx: Context, line: int | None) -> list[Too
     return out
 
 
-def conversation_calls(
-    messages: list[Any], ctx: Context, line: int | None
-) -> list[ToolCall | None]:
+def conversation_calls(messages: list[Any], ctx: Context, line: int | None) -> list[ToolCall | None]:
     """Calls of the assistant messages of a conversation, in order."""
     out: list[ToolCall | None] = []
     for message in messages:
@@ -140,9 +134,7 @@ def conversation_calls(
     return out
 
 
-def completion_samples(
-    value: dict[str, Any], ctx: Context, line: int | None
-) -> list[RecordedSample]:
+def completion_samples(value: dict[str, Any], ctx: Context, line: int | None) -> list[RecordedSample]:
     """One sample per choice of a ``chat.completion`` response."""
     samples = []
     for choice in value.get("choices") or []:
@@ -204,9 +196,7 @@ class _Stream:
             part = self.parts[index]
             calls.append(ctx.call(part["name"], "".join(part["args"]), part["id"], self.line))
         if self.legacy is not None:
-            calls.append(
-                ctx.call(self.legacy["name"], "".join(self.legacy["args"]), None, self.line)
-            )
+            calls.append(ctx.call(self.legacy["name"], "".join(self.legacy["args"]), None, self.line))
         return ctx.sample(self.sid, calls, self.line)
 
 

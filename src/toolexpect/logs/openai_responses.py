@@ -90,9 +90,7 @@ def item_call(item: Any, ctx: Context, line: int | None) -> ToolCall | None:
     return None
 
 
-def response_sample(
-    value: dict[str, Any], ctx: Context, line: int | None, sid: Any = None
-) -> RecordedSample:
+def response_sample(value: dict[str, Any], ctx: Context, line: int | None, sid: Any = None) -> RecordedSample:
     """One sample from a ``response`` object's ``output``."""
     calls = [item_call(item, ctx, line) for item in value.get("output") or []]
     return ctx.sample(sid if sid is not None else value.get("id"), calls, line)

@@ -33,6 +33,7 @@ _SHOWN = 5
 Where = tuple[str | None, int | None]
 """Where a record was read: its log and line."""
 
+
 @dataclass(frozen=True, slots=True)
 class LeftOver:
     """Runs that paired with no case: how many, their first distinct ids in input order

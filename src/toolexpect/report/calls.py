@@ -34,9 +34,7 @@ def render_calls_table(samples: Iterable[RecordedSample]) -> str:
     return "\n\n".join(blocks) + ("\n" if blocks else "")
 
 
-def calls_table_chunks(
-    logs: Sequence[tuple[str, str]], samples: Iterable[RecordedSample]
-) -> Iterator[str]:
+def calls_table_chunks(logs: Sequence[tuple[str, str]], samples: Iterable[RecordedSample]) -> Iterator[str]:
     """The table of ``calls``, a piece at a time: a line per log (``path: format``), then
     the blocks of :func:`render_calls_table`, each written as soon as its sample is read."""
     for path, fmt in logs:
@@ -45,9 +43,7 @@ def calls_table_chunks(
         yield "\n" + _block(number, sample) + "\n"
 
 
-def calls_json_chunks(
-    logs: Sequence[tuple[str, str]], samples: Iterable[RecordedSample]
-) -> Iterator[str]:
+def calls_json_chunks(logs: Sequence[tuple[str, str]], samples: Iterable[RecordedSample]) -> Iterator[str]:
     """``{"logs": [{"path", "format"}], "samples": [{"id", "calls"}]}`` as indented JSON, a
     sample at a time (the same text as :func:`render_calls_json` of the whole document)."""
     listed = [{"path": path, "format": fmt} for path, fmt in logs]

@@ -272,9 +272,7 @@ def _new_tools(before: Figures, after: Figures) -> tuple[str, ...]:
     known = {name for name, _, _ in before.tools or ()}
     last = max(known, default="") if before.other_calls else None
     return tuple(
-        name
-        for name, _, _ in after.tools or ()
-        if name not in known and (last is None or name < last)
+        name for name, _, _ in after.tools or () if name not in known and (last is None or name < last)
     )
 
 

@@ -60,6 +60,7 @@ def fit_stream(stream: IO[str]) -> None:
     if reconfigure is not None:
         reconfigure(errors=ESCAPE)
 
+
 _CODES = {
     "bold": "1",
     "dim": "2",

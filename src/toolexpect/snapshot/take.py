@@ -42,9 +42,7 @@ class Snapshot:
     diagnostics: tuple[Diagnostic, ...]
 
 
-def spec_text(
-    cases: Iterable[SnapshotCase], *, newline: str = "\n", line_length: int = LINE_LENGTH
-) -> str:
+def spec_text(cases: Iterable[SnapshotCase], *, newline: str = "\n", line_length: int = LINE_LENGTH) -> str:
     """The canonical text of a spec holding ``cases``."""
     document = {"version": 1, "cases": [case.node for case in cases]}
     return format_document(document, newline=newline, blank_lines=False, line_length=line_length)

@@ -187,5 +187,3 @@ def _index_json(text: str, located: Located) -> None:
         located.spans[path] = span(start, end)
         if stack and stack[-1][0] == "list":
             stack[-1][2] += 1
-
-

@@ -62,5 +62,3 @@ def bad_number(literal: str, kind: str, span: Span | None) -> Diagnostic:
         span,
         help="write finite numbers; a spec has no NaN or Infinity",
     )
-
-

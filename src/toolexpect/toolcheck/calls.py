@@ -37,9 +37,6 @@ class CallFinding:
     message: str
 
 
-
-
-
 def check_calls(calls: Sequence[ToolCall], catalogue: Catalogue) -> list[CallFinding]:
     """Find recorded calls that break their tool's schema (unknown tool or argument, bad value)."""
     schemas: dict[str, ToolSchema] = {}
@@ -70,9 +67,7 @@ def _check_call(
         if call.kind == "function":
             close = difflib.get_close_matches(call.name, list(catalogue.names), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            yield CallFinding(
-                index, call.name, None, f"tool {call.name!r} is not in the catalogue" + hint
-            )
+            yield CallFinding(index, call.name, None, f"tool {call.name!r} is not in the catalogue" + hint)
         return
     if not call.valid_json:
         yield CallFinding(index, call.name, None, "the arguments are not valid JSON")
@@ -89,8 +84,7 @@ def _check_call(
             index,
             call.name,
             name,
-            f"argument {name!r} is not a parameter of {call.name!r}; "
-            + unknown_help(name, declared(props)),
+            f"argument {name!r} is not a parameter of {call.name!r}; " + unknown_help(name, declared(props)),
         )
     errors = schema.errors(arguments, schema.root)
     for error in sorted(errors, key=lambda e: [str(p) for p in e.absolute_path]):
@@ -100,9 +94,7 @@ def _check_call(
             required = error.validator_value if isinstance(error.validator_value, list) else []
             for name in required:
                 if isinstance(name, str) and name not in arguments:
-                    yield CallFinding(
-                        index, call.name, name, f"required argument {name!r} is missing"
-                    )
+                    yield CallFinding(index, call.name, name, f"required argument {name!r} is missing")
             continue
         path = list(error.absolute_path)
         argument = str(path[0]) if path else None

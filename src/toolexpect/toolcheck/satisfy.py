@@ -164,5 +164,3 @@ def _limit(inclusive: float | None, exclusive: float | None) -> str:
 
 def _fmt(number: float) -> str:
     return str(int(number)) if number.is_integer() else str(number)
-
-

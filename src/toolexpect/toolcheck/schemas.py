@@ -173,9 +173,7 @@ def describe_types(types: frozenset[str]) -> str:
     """JSON types said for people: ``a string or a number``."""
     if not types:
         return "no value at all"
-    names = sorted(
-        {_TYPE_NAMES.get(t, t) for t in types} - ({"integer"} if "float" in types else set())
-    )
+    names = sorted({_TYPE_NAMES.get(t, t) for t in types} - ({"integer"} if "float" in types else set()))
     if not names:
         return "nothing"
     return " or ".join(names)

@@ -36,7 +36,6 @@ if TYPE_CHECKING:
 __all__ = ["check_spec", "check_spec_file"]
 
 
-
 def check_spec(spec: Spec, catalogue: Catalogue) -> list[Diagnostic]:
     """Report what in ``spec`` can never match a call that ``catalogue`` allows."""
     schemas: dict[str, ToolSchema] = {}
@@ -118,9 +117,7 @@ def _check_expectation(
         yield from _check_matcher(arg, tool.name, target, schemas_for_tool)
 
 
-def _check_matcher(
-    arg: ArgMatcher, tool: str, node: Node, schemas: ToolSchema
-) -> Iterator[Diagnostic]:
+def _check_matcher(arg: ArgMatcher, tool: str, node: Node, schemas: ToolSchema) -> Iterator[Diagnostic]:
     where = f"argument {arg.name!r} of {tool!r}"
     try:
         types = types_of(schemas, node)
