@@ -37,3 +37,24 @@ def random_line(rng: random.Random, ids: Sequence[str] = ("a", "b", "c", "a", "b
     if rng.random() < 0.97:
         record["id"] = case
     return json.dumps(record)
+
+
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": name,
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "x": {"type": "integer"},
+                    "y": {"type": "array", "items": {"type": "integer"}},
+                },
+                "additionalProperties": False,
+            },
+        },
+    }
+    for name in ("f", "g", "h")
+]
+"""A catalogue of the spec's tools, in OpenAI's form, for ``--tools``: integers only, so that
+the log lines' string values break their schemas."""

@@ -16,7 +16,7 @@ import pytest
 from distributed import Client
 from hypothesis import given
 from hypothesis import strategies as st
-from scoring_support import SPEC
+from scoring_support import SPEC, TOOLS
 
 from toolexpect import dask as on_dask
 from toolexpect.blocks import blocks, numbered, score_block
@@ -189,24 +189,6 @@ def test_a_report_refuses_blocks_whose_lines_were_not_numbered(tmp_path: Path) -
 
 
 # --- the report of one process ---------------------------------------------------------------
-
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": name,
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "x": {"type": "integer"},
-                    "y": {"type": "array", "items": {"type": "integer"}},
-                },
-                "additionalProperties": False,
-            },
-        },
-    }
-    for name in ("f", "g", "h")
-]
 
 GOOD = [
     {"id": "a", "tool_calls": [{"name": "f", "arguments": {"x": 1}}, {"name": "g", "arguments": {}}]},

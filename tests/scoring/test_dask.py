@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from distributed import Client
 from distributed.diagnostics.plugin import WorkerPlugin
-from scoring_support import SPEC, random_line
+from scoring_support import SPEC, TOOLS, random_line
 
 from toolexpect import dask as on_dask
 from toolexpect.catalogue import load_catalogue
@@ -298,25 +298,6 @@ def test_options_that_do_not_go_with_dask_are_refused(
     code, _, err = _cli(capsys, "specs", "--log", "specs/logs/run.jsonl", "--dask", *option)
     assert code == 2
     assert problem in err
-
-
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": name,
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "x": {"type": "integer"},
-                    "y": {"type": "array", "items": {"type": "integer"}},
-                },
-                "additionalProperties": False,
-            },
-        },
-    }
-    for name in ("f", "g", "h")
-]
 
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
