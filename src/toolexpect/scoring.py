@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 Position = tuple[int, ...]
 """Where a partition stands in the input: tuples of whole numbers that sort as the input runs
-(a partition number; or the log's number and the partition's first byte)."""
+(a partition number; or the log's number and the number of the block within it)."""
 
 __all__ = [
     "MAX_UNUSED_IDS",
