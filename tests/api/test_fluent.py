@@ -149,9 +149,9 @@ def test_accuracy_failure_explains_arguments() -> None:
     assert 'city: expected "Berlin", got "Paris"' in str(info.value)
 
 
-def test_accuracy_threshold_is_honoured() -> None:
-    """One of two expected calls passes at 0.5 and fails at 0.6."""
-    then = (
+def _one_of_two() -> toolexpect.fluent.Then:
+    """Two expected calls, ``a`` and ``b``, and a run that called ``a`` only."""
+    return (
         given()
         .question("q")
         .expected_tool_call("a")
@@ -160,6 +160,11 @@ def test_accuracy_threshold_is_honoured() -> None:
         .tool_calls([ToolCall("a")])
         .then()
     )
+
+
+def test_accuracy_threshold_is_honoured() -> None:
+    """One of two expected calls passes at 0.5 and fails at 0.6."""
+    then = _one_of_two()
     then.assert_tool_call_accuracy(0.5)
     with pytest.raises(ToolCallAssertionError, match=r"below the threshold 0\.6"):
         then.assert_tool_call_accuracy(0.6)
@@ -276,15 +281,7 @@ def test_answer_from_takes_recording_and_provider_format() -> None:
 
 def test_evaluation_is_the_plain_score() -> None:
     """then().evaluation() scores against threshold 1.0: a partial run does not pass."""
-    then = (
-        given()
-        .question("q")
-        .expected_tool_call("a")
-        .expected_tool_call("b")
-        .when()
-        .tool_calls([ToolCall("a")])
-        .then()
-    )
+    then = _one_of_two()
     evaluation = then.evaluation()
     assert evaluation.value == 0.5
     assert not evaluation.passed

@@ -18,10 +18,8 @@ Capsys = pytest.CaptureFixture[str]
 INJECTED = "<script>window.pwned=1</script>"
 
 
-@pytest.fixture
-def page(tmp_path: Path, capsys: Capsys) -> str:
-    """The HTML report of the run after, against the run before as the baseline."""
-    before = score_to(capsys, tmp_path, BEFORE, "before")
+def _after_against(capsys: Capsys, tmp_path: Path, before: Path) -> str:
+    """The HTML report of the run after (exit 1: a case fails), against the report ``before``."""
     log = write_log(tmp_path, "after.jsonl", AFTER)
     code, out, _ = run_cli(
         capsys, "score", str(tmp_path / "weather.expect"), "--log", str(log), "--baseline", str(before),
@@ -29,6 +27,12 @@ def page(tmp_path: Path, capsys: Capsys) -> str:
     )  # fmt: skip
     assert code == 1
     return out
+
+
+@pytest.fixture
+def page(tmp_path: Path, capsys: Capsys) -> str:
+    """The HTML report of the run after, against the run before as the baseline."""
+    return _after_against(capsys, tmp_path, score_to(capsys, tmp_path, BEFORE, "before"))
 
 
 def _data(page: str) -> dict[str, Any]:
@@ -168,12 +172,7 @@ def test_an_older_baseline_is_noted_in_the_page(tmp_path: Path, capsys: Capsys) 
     for case in document["cases"]:
         case.pop("tools")
     before.write_text(json.dumps(document), encoding="utf-8")
-    log = write_log(tmp_path, "after.jsonl", AFTER)
-    code, out, _ = run_cli(
-        capsys, "score", str(tmp_path / "weather.expect"), "--log", str(log), "--baseline", str(before),
-        "--format", "html",
-    )  # fmt: skip
-    assert code == 1
+    out = _after_against(capsys, tmp_path, before)
     assert '<p class="note" id="tools-unknown">Note: the baseline does not list the tools' in out
     flaky = next(case for case in _data(out)["cases"] if case["case"] == "flaky")
     assert not any(line.startswith("called now") for line in flaky["calls"])
