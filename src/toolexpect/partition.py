@@ -81,15 +81,8 @@ def score_read(
     stages = _Stages(paired, through)
     notes = paired.notes
     partial = _scored(specs, stages.of("read"), at, diagnostics, explained, tools, lambda: notes("read"))
-    handles = paired.handles
-    for number, stage in enumerate(LATER):
-        if stages.has(stage):
-            place = (HELD, number, *at)
-            noted = functools.partial(_with_joins, notes, stage, handles)
-            found = _scored(specs, stages.of(stage), place, (), explained, tools, noted)
-            partial = partial.merge(found)
-            handles = (frozenset(), frozenset())  # carried once, by the first held part
-    return partial
+    held = _held(specs, stages, paired, lambda log: (*at, log), explained, tools, paired.handles)
+    return partial.merge(held)
 
 
 def score_relinked(
@@ -111,56 +104,61 @@ def score_relinked(
     :func:`score_read` gave once the log was read."""
     cases = Spec(tuple(target.case for target in specs.targets))
     paired = pair_runs([cases], [log], pairing, cross=cross)
-    partial = _held(specs, paired, lambda _number: at[0], explained, tools)
+    partial = _held(specs, _Stages(paired), paired, lambda _log: (*at, 0), explained, tools)
     return partial, Records(log.path, log.format, tuple(paired.aside), tuple(paired.aside_orders))
 
 
 def score_aside(
     specs: CompiledSpecs,
     records: Sequence[Records],
-    logs: Sequence[int],
+    places: Sequence[Position],
     *,
     explained: int | None = None,
     tools: Catalogue | None = None,
     pairing: PairingOptions | None = None,
 ) -> PartialScore:
-    """The runs of the records that :func:`score_relinked` set aside, of every log (``logs``:
-    the number of each in the input), paired together in input order: each run placed by its
-    first record, in the log it began in."""
+    """The runs of the records that :func:`score_relinked` set aside, of every log (``places``:
+    the position of each log's partition), paired together in input order: each run placed by
+    its first record, in the log it began in."""
     cases = Spec(tuple(target.case for target in specs.targets))
     marks = {number: list(found.orders) for number, found in enumerate(records)}
     paired = pair_runs([cases], list(records), pairing, marks=marks)
-    return _held(specs, paired, logs.__getitem__, explained, tools)
+    return _held(specs, _Stages(paired), paired, lambda log: (*places[log], 0), explained, tools)
 
 
 def _held(
     specs: CompiledSpecs,
+    stages: _Stages,
     paired: PairedRuns,
-    log_of: Callable[[int], int],
+    base: Callable[[int], Position],
     explained: int | None,
     tools: Catalogue | None,
+    handles: tuple[frozenset[int], frozenset[int]] | None = None,
 ) -> PartialScore:
-    """The runs ``paired`` gives once its logs are read, scored part by part, each at
-    ``(HELD, stage, log, place of its first run's first record among the log's held records)``."""
-    stages = _Stages(paired)
+    """The runs ``paired`` gives once its logs are read, scored part by part (a part a
+    ``PairedRuns.segment``), each at ``(HELD, stage, *base(log), order)``: ``log`` the number
+    of the log its runs began in, ``order`` the place of its first run's first record among
+    that log's held records. ``handles``, when given, travel with the first part."""
     for _ in stages.of("read"):
         pass  # given as read: the same whatever else is read, and scored by score_read
     partial = specs.empty()
     while (segment := stages.peek()) is not None:
         stage, log, mark = segment
-        place = (HELD, LATER.index(stage), log_of(log), stages.order())
+        place = (HELD, LATER.index(stage), *base(log), stages.order())
         noted = functools.partial(paired.notes, stage, log, mark)
+        if handles is not None and (handles[0] or handles[1]):
+            noted = functools.partial(_with_handles, noted, handles)
+        handles = None  # carried once, by the first held part
         found = _scored(specs, stages.of(stage, segment), place, (), explained, tools, noted)
         partial = partial.merge(found)
     return partial
 
 
-def _with_joins(
-    notes: Callable[[Stage], PairingNotes], stage: Stage, joins: tuple[frozenset[int], frozenset[int]]
+def _with_handles(
+    notes: Callable[[], PairingNotes], handles: tuple[frozenset[int], frozenset[int]]
 ) -> PairingNotes:
-    found = notes(stage)
-    offers, probes = joins
-    return replace(found, offers=offers, probes=probes) if offers or probes else found
+    offers, probes = handles
+    return replace(notes(), offers=offers, probes=probes)
 
 
 def _scored(

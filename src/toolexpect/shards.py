@@ -247,8 +247,8 @@ def score_set_aside(
     input order), paired together as one process pairs them
     (:func:`toolexpect.partition.score_aside`)."""
     records = [found for _, found in relinked]
-    numbers = [shard.at[0] for shard in shards]
-    partial = score_aside(specs, records, numbers, explained=explained, tools=tools, pairing=pairing)
+    places = [shard.at for shard in shards]
+    partial = score_aside(specs, records, places, explained=explained, tools=tools, pairing=pairing)
     for found, shard in zip(records, shards, strict=True):
         partial = _named(partial, found.path, shard.log)
     return partial
