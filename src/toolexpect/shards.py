@@ -18,11 +18,12 @@ log is then scored as one partition.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import glob
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -172,35 +173,23 @@ def score_shard(
 
     A log that cannot be read gives a partial score without runs whose finding names the log.
     """
-    read_as = shard.log
     lost = None if shard.block is None else 0  # a block that cannot be read: its log is one finding
+    block, span = shard.block, None
+    if block is not None and _local(shard.log) is None:
+        start, stop = block
+        begin = max(0, start - 1)  # the byte before the block says whether a line begins at it
+        block, span = (start - begin, stop - begin), (begin, stop)
+    read_as = shard.log
     try:
-        path = _local(shard.log)
-        if path is not None:
+        with _on_disk(shard.log, span) as path:
             read_as = path
-            if shard.block is None:
-                return _named(_score_whole(specs, path, shard, explained, tools, pairing), path, shard.log)
-            partial = score_block(specs, path, shard.block, shard.at, explained, tools, pairing)
+            if block is None:
+                partial: PartialScore | None = _score_whole(specs, path, shard, explained, tools, pairing)
+            else:
+                partial = score_block(specs, path, block, shard.at, explained, tools, pairing)
             return None if partial is None else _named(partial, path, shard.log)
-        with tempfile.TemporaryDirectory(prefix="toolexpect-") as folder:
-            # Named as the URL names the log: its suffix says how to decompress it, and its
-            # name is the case --pair-by file pairs it with.
-            read_as = os.path.join(folder, _basename(shard.log))
-            if shard.block is None:
-                _fetch(shard.log, read_as)
-                whole = _score_whole(specs, read_as, shard, explained, tools, pairing)
-                return _named(whole, read_as, shard.log)
-            start, stop = shard.block
-            begin = max(0, start - 1)  # the byte before the block says whether a line begins at it
-            _fetch(shard.log, read_as, begin, stop)
-            block = (start - begin, stop - begin)
-            partial = score_block(specs, read_as, block, shard.at, explained, tools, pairing)
-            return None if partial is None else _named(partial, read_as, shard.log)
-    except LogError as error:
-        return _named(unreadable(shard.at, error.diagnostic, lost), read_as, shard.log)
-    except (OSError, ValueError, ImportError) as error:  # fsspec: a missing file, an unknown protocol
-        problem = getattr(error, "strerror", None) or str(error) or type(error).__name__
-        return unreadable(shard.at, make("R400", f"cannot read log: {problem}", path=shard.log), lost)
+    except (LogError, OSError, ValueError, ImportError) as error:  # fsspec: a missing file, a protocol
+        return _named(unreadable(shard.at, _cannot_read(error, shard.log), lost), read_as, shard.log)
 
 
 def relink_shard(
@@ -215,24 +204,18 @@ def relink_shard(
     other logs through the ``cross`` handles (see :mod:`toolexpect.linked`), which are given
     apart for :func:`score_set_aside` (:func:`toolexpect.partition.score_relinked`). A log
     that cannot be read now gives a partial score without runs whose finding names it."""
-    with tempfile.TemporaryDirectory(prefix="toolexpect-") as folder:
-        path = _local(shard.log)
-        try:
-            if path is None:
-                path = os.path.join(folder, _basename(shard.log))
-                _fetch(shard.log, path)
+    read_as = shard.log
+    try:
+        with _on_disk(shard.log) as path:
+            read_as = path
             reader = open_log(path, shard.fmt)
             partial, records = score_relinked(
                 specs, reader, shard.at, cross, explained=explained, tools=tools, pairing=pairing
             )
-        except LogError as error:
-            finding = error.diagnostic
-        except (OSError, ValueError, ImportError) as error:
-            problem = getattr(error, "strerror", None) or str(error) or type(error).__name__
-            finding = make("R400", f"cannot read log: {problem}", path=shard.log)
-        else:
             return _named(partial, path, shard.log), records
-    return unreadable((HELD, len(LATER), *shard.at), finding), Records(shard.log, shard.fmt, (), ())
+    except (LogError, OSError, ValueError, ImportError) as error:
+        lost = unreadable((HELD, len(LATER), *shard.at), _cannot_read(error, shard.log))
+        return _named(lost, read_as, shard.log), Records(shard.log, shard.fmt, (), ())
 
 
 def score_set_aside(
@@ -252,6 +235,30 @@ def score_set_aside(
     for found, shard in zip(records, shards, strict=True):
         partial = _named(partial, found.path, shard.log)
     return partial
+
+
+@contextlib.contextmanager
+def _on_disk(log: str, span: tuple[int, int] | None = None) -> Iterator[str]:
+    """The log ``log`` as a local file: itself when it is local, else a copy of it (of its bytes
+    ``span`` only, when given) in a temporary folder, named as the URL names the log: its suffix
+    says how to decompress it, and its name is the case ``--pair-by file`` pairs it with."""
+    path = _local(log)
+    if path is not None:
+        yield path
+        return
+    with tempfile.TemporaryDirectory(prefix="toolexpect-") as folder:
+        copy = os.path.join(folder, _basename(log))
+        _fetch(log, copy, *(span or (0, None)))
+        yield copy
+
+
+def _cannot_read(error: Exception, log: str) -> Diagnostic:
+    """The finding of a log that cannot be read: the reader's own, else an ``R400`` naming it
+    (fsspec: a missing file, an unknown protocol, a filesystem that is not installed)."""
+    if isinstance(error, LogError):
+        return error.diagnostic
+    problem = getattr(error, "strerror", None) or str(error) or type(error).__name__
+    return make("R400", f"cannot read log: {problem}", path=log)
 
 
 def _score_whole(
