@@ -8,7 +8,7 @@ from typing import Any
 
 from toolexpect.model import Json
 
-__all__ = ["RecordedSample", "SampleFacts", "ToolCall"]
+__all__ = ["CallList", "RecordedSample", "SampleFacts", "ToolCall", "same_call"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,3 +91,68 @@ class RecordedSample:
     path: str | None = field(default=None, compare=False)
     line: int | None = field(default=None, compare=False)
     facts: SampleFacts | None = field(default=None, compare=False)
+
+
+def same_call(a: ToolCall, b: ToolCall) -> bool:
+    """Whether ``a`` and ``b`` are one call logged twice: the same kind, tool and arguments
+    (the same raw text when it could not be decoded), and the same id or one of them
+    without an id (a client gives its own id to a call that came back without one, and
+    sends that id back in the next request's history)."""
+    return (
+        a.name == b.name
+        and a.kind == b.kind
+        and (a.id == b.id or a.id is None or b.id is None)
+        and a.valid_json == b.valid_json
+        and a.arguments == b.arguments
+        and (a.valid_json or a.raw_arguments == b.raw_arguments)
+    )
+
+
+class CallList:
+    """Calls gathered in order, each call counted once: the one rule of every reader and of
+    the runs put together from several records.
+
+    A call whose id names a call held already is that call again only when it is the same
+    call (:func:`same_call`); another call under a used id (a server that numbers its ids per
+    response, ``call_0`` in each) is another call, and is kept. Calls without an id are all
+    kept.
+    """
+
+    __slots__ = ("_ids", "calls")
+
+    def __init__(self) -> None:
+        self.calls: list[ToolCall] = []
+        self._ids: dict[tuple[str, str], list[ToolCall]] = {}
+
+    def add(self, call: ToolCall) -> ToolCall | None:
+        """Add ``call``; ``None`` when it was added, else the held call it repeats (dropped)."""
+        if call.id is not None:
+            key = (call.kind, call.id)
+            held = self._ids.get(key)
+            if held is not None:
+                for earlier in held:
+                    if same_call(earlier, call):
+                        return earlier
+                held.append(call)
+            else:
+                self._ids[key] = [call]
+        self.calls.append(call)
+        return None
+
+    def extend(self, calls: tuple[ToolCall, ...]) -> list[tuple[ToolCall, ToolCall]]:
+        """Add the calls of a record that may log the calls held so far again (its request's
+        history) before its own: when its first calls are the held ones, one by one the same
+        call (:func:`same_call`), only the rest are added; the others are added one by one.
+        Gives the dropped calls, each with the held call it repeats."""
+        held = len(self.calls)
+        if held and len(calls) >= held and all(map(same_call, self.calls, calls[:held])):
+            for earlier, copy in zip(self.calls, calls[:held], strict=True):
+                if earlier.id is None and copy.id is not None:
+                    self._ids.setdefault((copy.kind, copy.id), []).append(earlier)
+            calls = calls[held:]
+        dropped = []
+        for call in calls:
+            earlier = self.add(call)
+            if earlier is not None:
+                dropped.append((call, earlier))
+        return dropped

@@ -29,7 +29,7 @@ def test_format_names_are_documented_set() -> None:
 
 
 def test_canonical_jsonl_samples() -> None:
-    """Samples per line; string arguments decoded; duplicates by id once; bad line R401."""
+    """Samples per line; string arguments decoded; a call logged twice once (R410); bad line R401."""
     fmt, samples, codes = read("canonical/samples.jsonl")
     assert fmt == "canonical"
     rome = '{"city": "Rome", "units": {"temp": "C", "wind": "km/h"}}'
@@ -57,7 +57,7 @@ def test_canonical_jsonl_samples() -> None:
         ),
         ("kept exact", [call("set_temp", {"value": "45", "ratio": 90.0, "count": 3})]),
     ]
-    assert codes == ["R403", "R401"]
+    assert codes == ["R410", "R403", "R401"]
     args = samples[3].calls[0].arguments
     assert type(args["ratio"]) is float and type(args["count"]) is int
     assert type(args["value"]) is str
@@ -74,10 +74,11 @@ def test_canonical_places_calls_and_diagnostics() -> None:
     assert [s.line for s in samples] == [1, 2, 3, 5]
     assert samples[2].calls[0].line == 3
     assert str(samples[2].calls[0].path).endswith("samples.jsonl")
-    bad = reader.diagnostics[1]
+    again, invalid, bad = reader.diagnostics
+    assert (again.code, again.line, again.severity.value) == ("R410", 2, "note")
     assert (bad.code, bad.line) == ("R401", 4)
     assert bad.path is not None and bad.path.endswith("samples.jsonl")
-    assert reader.diagnostics[0].severity.value == "warning"
+    assert invalid.severity.value == "warning"
 
 
 def test_canonical_list_of_samples() -> None:
@@ -165,7 +166,7 @@ def test_openai_completion_parallel_calls() -> None:
 
 
 def test_openai_conversation_history_dedup_invalid_and_legacy() -> None:
-    """History re-sent counts once; invalid arguments kept; legacy function_call read."""
+    """History re-sent counts once (an R410 note); invalid arguments kept; legacy function_call read."""
     fmt, samples, codes = read("openai-chat/conversation.json")
     assert fmt == "openai-chat"
     assert summary(samples) == [
@@ -189,7 +190,7 @@ def test_openai_conversation_history_dedup_invalid_and_legacy() -> None:
             ],
         )
     ]
-    assert codes == ["R403"]
+    assert codes == ["R403", "R410"]
 
 
 def test_openai_stream_reassembled_across_key_and_escape_splits() -> None:

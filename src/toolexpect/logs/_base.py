@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias
 
-from toolexpect.calls import RecordedSample, SampleFacts, ToolCall
+from toolexpect.calls import CallList, RecordedSample, SampleFacts, ToolCall
 from toolexpect.diagnostics import Diagnostic, Span, make
 
 __all__ = [
@@ -86,6 +86,8 @@ class Context:
     """Set by pairing: the facts of each sample, read from the record it came from."""
     record: Any = None
     """The record being read, while ``note`` is set (see :func:`noting`)."""
+    line: int | None = None
+    """The line of the record being read, while ``note`` is set."""
 
     def span(self, line: int | None, column: int = 1) -> Span | None:
         """A point span at ``column`` (the start, by default) of ``line``."""
@@ -165,40 +167,61 @@ class Context:
         line: int | None,
         record: Any = None,
     ) -> RecordedSample:
-        """A sample from calls (``None`` entries dropped), duplicates by call id removed.
+        """A sample from calls (``None`` entries dropped), each call counted once (a call
+        logged twice under one id: an R410 note; see :class:`~toolexpect.calls.CallList`).
 
-        ``record``: what the sample was read from, when it is not the record being read (a
-        reader that gathers a trace over many records passes the trace's attributes).
+        ``record``: what the sample was read from, when it is not the record being read:
+        a reader that gathers a sample over several records (stream chunks, a response
+        merged once the next record shows it is complete, the spans of a trace) passes the
+        record the sample began at (see :meth:`here`), or what stands for it (a trace's
+        attributes). A sample of another line than the one being read, without its record,
+        is a reader's mistake, refused (``RuntimeError``): it would pair by the facts of
+        another record.
         """
         sid = _id_text(sample_id)
         note = self.note
         if note is None:
-            return RecordedSample(sid, dedupe(calls), self.path, line)
-        facts = note(self.record if record is None else record, sid)
-        return RecordedSample(sid, dedupe(calls), self.path, line, facts)
+            return RecordedSample(sid, dedupe(calls, self), self.path, line)
+        if record is None:
+            if line is not None and self.line is not None and line != self.line:
+                raise RuntimeError(
+                    f"a sample of line {line} was made at line {self.line} without its record"
+                )
+            record = self.record
+        facts = note(record, sid)
+        return RecordedSample(sid, dedupe(calls, self), self.path, line, facts)
+
+    def here(self) -> Any:
+        """The record being read, for a reader that makes its sample later (``record=``)."""
+        return self.record
 
 
 def noting(records: Iterable[Record], ctx: Context) -> Iterator[Record]:
-    """``records``, each one kept in ``ctx.record`` while a reader reads it."""
+    """``records``, each one kept in ``ctx.record`` (its line in ``ctx.line``) while a reader
+    reads it."""
     for record in records:
-        ctx.record = record[1]
+        ctx.line, ctx.record = record
         yield record
 
 
-def dedupe(calls: Iterable[ToolCall | None]) -> tuple[ToolCall, ...]:
-    """Calls in order, each call id kept once (calls without an id are all kept)."""
-    seen: set[tuple[str, str]] = set()
-    out: list[ToolCall] = []
+def dedupe(calls: Iterable[ToolCall | None], ctx: Context | None = None) -> tuple[ToolCall, ...]:
+    """Calls in order, each call counted once (:class:`~toolexpect.calls.CallList`): a call
+    logged again under its id is dropped with an R410 note in ``ctx``; another call under a
+    used id, and every call without an id, is kept."""
+    found = CallList()
     for call in calls:
         if call is None:
             continue
-        if call.id is not None:
-            key = (call.kind, call.id)
-            if key in seen:
-                continue
-            seen.add(key)
-        out.append(call)
-    return tuple(out)
+        earlier = found.add(call)
+        if earlier is not None and ctx is not None:
+            before = f" (first at line {earlier.line})" if earlier.line is not None else ""
+            ctx.report(
+                "R410",
+                f"call {call.name!r} with id {call.id!r} is logged again{before}; counted once",
+                call.line,
+                help="the same tool, arguments and id twice in one run is one call",
+            )
+    return tuple(found.calls)
 
 
 def first(mapping: Mapping[str, Any], *keys: str) -> Any:

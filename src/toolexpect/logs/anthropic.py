@@ -119,8 +119,10 @@ def _content_calls(content: Any, ctx: Context, line: int | None) -> list[ToolCal
     return [block_call(b, ctx, line) for b in content]
 
 
-def _message_sample(value: dict[str, Any], ctx: Context, line: int | None, sid: Any) -> RecordedSample:
-    return ctx.sample(sid, _content_calls(value.get("content"), ctx, line), line)
+def _message_sample(
+    value: dict[str, Any], ctx: Context, line: int | None, sid: Any, record: Any = None
+) -> RecordedSample:
+    return ctx.sample(sid, _content_calls(value.get("content"), ctx, line), line, record)
 
 
 def _conversation(messages: list[Any], ctx: Context, line: int | None) -> list[ToolCall | None]:
@@ -132,9 +134,10 @@ def _conversation(messages: list[Any], ctx: Context, line: int | None) -> list[T
 
 
 class _Stream:
-    def __init__(self, sid: Any, line: int | None) -> None:
+    def __init__(self, sid: Any, line: int | None, record: Any) -> None:
         self.sid = sid
         self.line = line
+        self.record = record  # the stream's first event: what pairing reads
         self.blocks: dict[int, dict[str, Any]] = {}
 
     def start(self, index: Any, block: Any) -> None:
@@ -166,7 +169,7 @@ class _Stream:
             args = "".join(fragments) if fragments else block.get("input")
             kind = "function" if block["type"] == "tool_use" else block["type"]
             calls.append(ctx.call(block.get("name"), args, block.get("id"), self.line, kind))
-        return ctx.sample(self.sid, calls, self.line)
+        return ctx.sample(self.sid, calls, self.line, self.record)
 
 
 def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
@@ -188,21 +191,22 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
                 yield stream.sample(ctx)
             message = value.get("message")
             sid = message.get("id") if isinstance(message, dict) else None
-            stream = _Stream(sid, line)
+            stream = _Stream(sid, line, ctx.here())
         elif kind == "content_block_start":
-            stream = stream or _Stream(None, line)
+            stream = stream or _Stream(None, line, ctx.here())
             stream.start(value.get("index"), value.get("content_block"))
         elif kind == "content_block_delta":
-            stream = stream or _Stream(None, line)
+            stream = stream or _Stream(None, line, ctx.here())
             stream.delta(value.get("index"), value.get("delta"))
         elif kind == "content_block_stop" and isinstance(value.get("content_block"), dict):
-            stream = stream or _Stream(None, line)
+            stream = stream or _Stream(None, line, ctx.here())
             stream.stop(value.get("index"), value["content_block"])
         elif kind == "message_stop":
             snapshot = value.get("message")
             if isinstance(snapshot, dict) and _is_message(snapshot):
                 sid = stream.sid if stream is not None and stream.sid is not None else snapshot.get("id")
-                yield _message_sample(snapshot, ctx, stream.line if stream else line, sid)
+                began = (stream.line, stream.record) if stream is not None else (line, None)
+                yield _message_sample(snapshot, ctx, began[0], sid, began[1])
             elif stream is not None:
                 yield stream.sample(ctx)
             stream = None

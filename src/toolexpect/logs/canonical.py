@@ -66,7 +66,7 @@ def _calls(raw_calls: Any, ctx: Context, line: int | None) -> tuple[ToolCall, ..
         if call is not None:
             out.append(call)
             identified = identified or call.id is not None
-    return dedupe(out) if identified else tuple(out)
+    return dedupe(out, ctx) if identified else tuple(out)
 
 
 def _marked_call(raw: dict[str, Any], ctx: Context, line: int | None) -> ToolCall | None:
@@ -141,4 +141,4 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
         else:
             ctx.report("R404", "a record that is neither a sample nor a call was skipped", line)
     if loose:
-        yield RecordedSample(None, dedupe(loose), ctx.path, loose_line)
+        yield RecordedSample(None, dedupe(loose, ctx), ctx.path, loose_line)

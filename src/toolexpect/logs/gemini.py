@@ -155,11 +155,12 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
     current_id: Any = None
     current: list[list[ToolCall | None]] | None = None
     current_line: int | None = None
+    current_record: Any = None  # what the held response was read from: its facts
 
     def flush() -> Iterator[RecordedSample]:
         if current is not None:
             for calls in current:
-                yield ctx.sample(current_id, calls, current_line)
+                yield ctx.sample(current_id, calls, current_line, current_record)
 
     for line, value in records:
         if _is_chunks(value):
@@ -231,5 +232,5 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             _merge(current, cands)
             continue
         yield from flush()
-        current, current_id, current_line = cands, sid, line
+        current, current_id, current_line, current_record = cands, sid, line, ctx.here()
     yield from flush()

@@ -134,8 +134,9 @@ def _chunk(value: Any) -> dict[str, Any] | None:
 class _Chunks:
     """The chunks of one streamed message, put together as ``AIMessageChunk.__add__`` does."""
 
-    def __init__(self, line: int | None) -> None:
+    def __init__(self, line: int | None, record: Any) -> None:
         self.line = line
+        self.record = record  # the first chunk: what pairing reads
         self.parts: dict[Any, dict[str, Any]] = {}
         self.whole: list[Any] = []
         self.streamed = False
@@ -166,7 +167,7 @@ class _Chunks:
                 calls.append(ctx.call(part["name"], part["args"], part["id"], part["line"]))
         for fields in self.whole:
             calls.extend(message_calls({"type": "ai", **fields}, ctx, self.line))
-        return ctx.sample(None, calls, self.line)
+        return ctx.sample(None, calls, self.line, self.record)
 
 
 def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
@@ -180,7 +181,7 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             key = chunk.get("id") if isinstance(chunk.get("id"), str) else None
             stream = streams.get(key)
             if stream is None:
-                stream = streams[key] = _Chunks(line)
+                stream = streams[key] = _Chunks(line, ctx.here())
             stream.add(chunk, line)
             if chunk.get("chunk_position") == "last":
                 yield streams.pop(key).sample(ctx)

@@ -160,9 +160,10 @@ def _envelope_samples(wrapped: Envelope, ctx: Context, line: int | None) -> list
 class _Stream:
     """Tool-call fragments of one streamed choice, by tool-call index."""
 
-    def __init__(self, sid: Any, line: int | None) -> None:
+    def __init__(self, sid: Any, line: int | None, record: Any) -> None:
         self.sid = sid
         self.line = line
+        self.record = record  # the first chunk: what pairing reads
         self.parts: dict[int, dict[str, Any]] = {}
         self.legacy: dict[str, Any] | None = None
 
@@ -197,7 +198,7 @@ class _Stream:
             calls.append(ctx.call(part["name"], "".join(part["args"]), part["id"], self.line))
         if self.legacy is not None:
             calls.append(ctx.call(self.legacy["name"], "".join(self.legacy["args"]), None, self.line))
-        return ctx.sample(self.sid, calls, self.line)
+        return ctx.sample(self.sid, calls, self.line, self.record)
 
 
 def _hashable(value: Any) -> Any:
@@ -215,7 +216,7 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
                 key = (_hashable(value.get("id")), _hashable(choice.get("index", 0)))
                 stream = streams.get(key)
                 if stream is None:
-                    stream = streams[key] = _Stream(value.get("id"), line)
+                    stream = streams[key] = _Stream(value.get("id"), line, ctx.here())
                 delta = choice.get("delta")
                 if isinstance(delta, dict):
                     stream.add(delta)

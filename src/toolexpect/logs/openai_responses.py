@@ -90,10 +90,12 @@ def item_call(item: Any, ctx: Context, line: int | None) -> ToolCall | None:
     return None
 
 
-def response_sample(value: dict[str, Any], ctx: Context, line: int | None, sid: Any = None) -> RecordedSample:
-    """One sample from a ``response`` object's ``output``."""
+def response_sample(
+    value: dict[str, Any], ctx: Context, line: int | None, sid: Any = None, record: Any = None
+) -> RecordedSample:
+    """One sample from a ``response`` object's ``output`` (``record``: see ``Context.sample``)."""
     calls = [item_call(item, ctx, line) for item in value.get("output") or []]
-    return ctx.sample(sid if sid is not None else value.get("id"), calls, line)
+    return ctx.sample(sid if sid is not None else value.get("id"), calls, line, record)
 
 
 def _envelope_sample(wrapped: Envelope, ctx: Context, line: int | None) -> RecordedSample:
@@ -108,9 +110,10 @@ def _envelope_sample(wrapped: Envelope, ctx: Context, line: int | None) -> Recor
 class _Stream:
     """The items of one streamed response, put together from its events."""
 
-    def __init__(self, sid: Any, line: int | None) -> None:
+    def __init__(self, sid: Any, line: int | None, record: Any) -> None:
         self.id = sid
         self.line = line
+        self.record = record  # the stream's first event: what pairing reads
         self.items: dict[Any, dict[str, Any]] = {}
         self.index_of: dict[Any, Any] = {}
 
@@ -158,7 +161,8 @@ class _Stream:
             return (index, "") if isinstance(index, int) else (1 << 62, str(index))
 
         items = [self.items[index] for index in sorted(self.items, key=order)]
-        return ctx.sample(self.id, [item_call(item, ctx, self.line) for item in items], self.line)
+        calls = [item_call(item, ctx, self.line) for item in items]
+        return ctx.sample(self.id, calls, self.line, self.record)
 
 
 _GROWING = {
@@ -195,15 +199,16 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
         if kind in ("response.completed", "response.incomplete", "response.failed") and isinstance(
             value.get("response"), dict
         ):
-            yield response_sample(value["response"], ctx, stream.line if stream else line)
+            began = (stream.line, stream.record) if stream else (line, None)
+            yield response_sample(value["response"], ctx, began[0], None, began[1])
             stream = None
         elif kind == "response.created" and isinstance(value.get("response"), dict):
             if stream:
                 yield stream.sample(ctx)
-            stream = _Stream(value["response"].get("id"), line)
+            stream = _Stream(value["response"].get("id"), line, ctx.here())
         else:
             if stream is None:
-                stream = _Stream(None, line)
+                stream = _Stream(None, line, ctx.here())
             if kind in ("response.output_item.added", "response.output_item.done"):
                 stream.add(value, done=kind.endswith(".done"))
             elif kind in _GROWING:

@@ -317,11 +317,15 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             ]
             has_model = any(c is not None for c in logged)
             per_span.insert(0, (logged, None))
+        # A tool span that names a model-span call (same id and tool) is that call, run: it
+        # is not counted again (its arguments may be missing, the attribute being opt-in).
+        named = {(c.id, c.name) for model, _ in per_span for c in model if c is not None and c.id}
         calls: list[ToolCall | None] = []
         for model, tool in per_span:
             calls.extend(model)
-            # A tool span repeats a model-span call (same id, dropped by dedupe); without an
-            # id it can only be told apart when no model span recorded calls.
+            if tool is not None and (tool.id, tool.name) in named:
+                continue
+            # Without an id a tool span can only be told apart when no model span recorded calls.
             if tool is not None and (tool.id is not None or not has_model):
                 calls.append(tool)
         if not any(tool for _, tool in per_span):

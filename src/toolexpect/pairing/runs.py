@@ -5,8 +5,11 @@ earlier record whose whole history is a shorter prefix of its own; a sample with
 that continues no run starts a new one (a new conversation, even under a key already seen).
 When ``by_key`` is set (pairing by question, file or field), a sample without a history
 joins the latest run of its key. Calls are added in order and counted once: a record that
-logs the whole conversation so far replaces the run's calls when they begin its own, and
-a call id seen before in the run is not added again.
+logs the whole conversation so far adds only its new calls when its first calls are the run's
+(one by one the same call; a call that came back without an id is the same as its history copy
+under the id a client gave it), and a call the run holds already under its id (its history
+copy) is not added again, while another call under a used id is: the rule of the readers too
+(:class:`~toolexpect.calls.CallList`).
 
 Samples that nothing can join later (no history, and not grouped by key) pass straight
 through, so such logs stream as before; held runs are given in the order they began.
@@ -28,7 +31,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 
-from toolexpect.calls import RecordedSample, SampleFacts, ToolCall
+from toolexpect.calls import CallList, RecordedSample, SampleFacts, ToolCall
 
 __all__ = ["Runs"]
 
@@ -36,34 +39,25 @@ __all__ = ["Runs"]
 class _Run:
     """One run being put together (internal, mutable, owned by one :class:`Runs`)."""
 
-    __slots__ = ("calls", "facts", "id", "ids", "line", "order", "path")
+    __slots__ = ("calls", "facts", "id", "line", "order", "path")
 
     def __init__(self, sample: RecordedSample, order: int) -> None:
         self.id = sample.id
         self.order = order
-        self.calls: list[ToolCall] = []
-        self.ids: set[tuple[str, str]] = set()
+        self.calls = CallList()
         self.path = sample.path
         self.line = sample.line
         self.facts: SampleFacts | None = sample.facts
         self.add(sample.calls)
 
     def add(self, calls: tuple[ToolCall, ...]) -> None:
-        """Add a record's calls: all of them when they begin with the run's (a record that
-        logs the conversation so far), else those whose call id the run does not hold."""
-        held = len(self.calls)
-        if held and len(calls) >= held and list(calls[:held]) == self.calls:
-            calls = calls[held:]
-        for call in calls:
-            if call.id is not None:
-                key = (call.kind, call.id)
-                if key in self.ids:
-                    continue
-                self.ids.add(key)
-            self.calls.append(call)
+        """Add a record's calls: only the new ones when they begin with the run's (a record
+        that logs the conversation so far), else each one that is not a call the run holds
+        (the same call under the same id: its history copy; see :class:`CallList`)."""
+        self.calls.extend(calls)
 
     def sample(self) -> RecordedSample:
-        return RecordedSample(self.id, tuple(self.calls), self.path, self.line, self.facts)
+        return RecordedSample(self.id, tuple(self.calls.calls), self.path, self.line, self.facts)
 
 
 def _digest(text: str) -> int:
