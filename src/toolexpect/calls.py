@@ -152,7 +152,7 @@ class CallList:
             calls = calls[held:]
         dropped = []
         for call in calls:
-            earlier = self.add(call)
-            if earlier is not None:
-                dropped.append((call, earlier))
+            repeated = self.add(call)
+            if repeated is not None:
+                dropped.append((call, repeated))
         return dropped

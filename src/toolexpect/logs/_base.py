@@ -28,6 +28,7 @@ __all__ = [
     "Record",
     "dedupe",
     "envelope",
+    "envelope_id",
     "is_dict",
     "noting",
 ]
@@ -184,9 +185,7 @@ class Context:
             return RecordedSample(sid, dedupe(calls, self), self.path, line)
         if record is None:
             if line is not None and self.line is not None and line != self.line:
-                raise RuntimeError(
-                    f"a sample of line {line} was made at line {self.line} without its record"
-                )
+                raise RuntimeError(f"a sample of line {line} was made at line {self.line} without its record")
             record = self.record
         facts = note(record, sid)
         return RecordedSample(sid, dedupe(calls, self), self.path, line, facts)
@@ -266,6 +265,10 @@ def envelope(value: Any, accepts: Callable[[Any], bool]) -> Envelope | None:
         inner = value.get(key)
         if type(inner) is dict and accepts(inner):
             request = value.get("request")
-            sid = next((value[k] for k in ENVELOPE_IDS if _id_text(value.get(k)) is not None), None)
-            return Envelope(sid, inner, request if type(request) is dict else None)
+            return Envelope(envelope_id(value), inner, request if type(request) is dict else None)
     return None
+
+
+def envelope_id(value: dict[str, Any]) -> Any:
+    """The id field of a wrapper record (:data:`ENVELOPE_IDS`, the first present), else ``None``."""
+    return next((value[k] for k in ENVELOPE_IDS if _id_text(value.get(k)) is not None), None)

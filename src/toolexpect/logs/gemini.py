@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from toolexpect.calls import RecordedSample, ToolCall
-from toolexpect.logs._base import Context, Envelope, Record, envelope, first
+from toolexpect.logs._base import Context, Envelope, Record, envelope, envelope_id, first
 
 __all__ = ["NAME", "parts_calls", "read", "sniff"]
 
@@ -79,15 +79,34 @@ def _wrapped(value: Any) -> Envelope | None:
     found = envelope(value, _is_response)
     if found is None or found.id is not None:
         return found
-    metadata = value.get("metadata")
-    key = metadata.get("key") if isinstance(metadata, dict) else None
+    key = _metadata_key(value)
     return Envelope(key, found.payload, found.request) if key is not None else found
+
+
+def _metadata_key(value: dict[str, Any]) -> Any:
+    metadata = value.get("metadata")
+    return metadata.get("key") if isinstance(metadata, dict) else None
+
+
+def _is_wrapped_stream(value: Any) -> bool:
+    """A ``streamGenerateContent`` array of chunks as the ``response`` of a record."""
+    return isinstance(value, dict) and _is_chunks(value.get("response"))
+
+
+def _chunk_calls(
+    chunks: list[Any], ctx: Context, line: int | None
+) -> tuple[Any, list[list[ToolCall | None]]]:
+    """The response id of a stream's chunks and the calls of each candidate, chunks merged."""
+    merged: list[list[ToolCall | None]] = []
+    for chunk in chunks:
+        _merge(merged, _candidates(chunk, ctx, line))
+    return next((first(c, "responseId", "response_id") for c in chunks), None), merged
 
 
 def sniff(value: Any) -> bool:
     """A GenerateContentResponse or a stream's array of them, a batch line or any wrapper
     of one, a failed batch line, a ``Content`` or ``contents`` with calls."""
-    if _is_response(value) or _is_chunks(value) or _is_function_calls(value):
+    if _is_response(value) or _is_chunks(value) or _is_function_calls(value) or _is_wrapped_stream(value):
         return True
     if isinstance(value, dict):
         if _wrapped(value) is not None:
@@ -150,6 +169,24 @@ def _failed(value: dict[str, Any], ctx: Context, line: int | None) -> RecordedSa
     return ctx.sample(sid, [], line)
 
 
+def _stream_samples(value: Any, ctx: Context, line: int | None) -> Iterator[RecordedSample]:
+    """A stream's array of chunks, bare or as the ``response`` of a record (its id, and the
+    ``contents`` of its ``request`` as history, read as for one response)."""
+    if isinstance(value, list):
+        stream_id, merged = _chunk_calls(value, ctx, line)
+        for calls in merged:
+            yield ctx.sample(stream_id, calls, line)
+        return
+    stream_id, merged = _chunk_calls(value["response"], ctx, line)
+    sid = envelope_id(value)
+    sid = sid if sid is not None else _metadata_key(value)
+    request = value.get("request")
+    contents = request.get("contents") if isinstance(request, dict) else None
+    history = _contents_calls(contents, ctx, line) if isinstance(contents, list) else []
+    for calls in [[*history, *calls] for calls in merged] or [history]:
+        yield ctx.sample(sid if sid is not None else stream_id, calls, line)
+
+
 def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
     """Samples in file order; consecutive chunks of one response id merge."""
     current_id: Any = None
@@ -163,15 +200,10 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
                 yield ctx.sample(current_id, calls, current_line, current_record)
 
     for line, value in records:
-        if _is_chunks(value):
+        if _is_chunks(value) or _is_wrapped_stream(value):
             yield from flush()
             current = None
-            merged: list[list[ToolCall | None]] = []
-            for chunk in value:
-                _merge(merged, _candidates(chunk, ctx, line))
-            stream_id = next((first(c, "responseId", "response_id") for c in value), None)
-            for calls in merged:
-                yield ctx.sample(stream_id, calls, line)
+            yield from _stream_samples(value, ctx, line)
             continue
         if _is_function_calls(value):
             yield ctx.sample(None, parts_calls([{"functionCall": v} for v in value], ctx, line), line)
