@@ -1,6 +1,6 @@
 """Each record's calls and facts stay its own: none lost, moved to another run, or counted twice.
 
-The conversations are made by ``tests/fixtures/envelopes/make_conversations.py`` with the real
+The conversations are made by ``tests/fixtures/pairing/make_conversations.py`` with the real
 client SDKs (see ``tests/fixtures/README.md``); the one-line records by ``google.genai.types``.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from google.genai import types
-from logs_support import FIXTURES, call, read, summary
+from logs_support import FIXTURES, call, summary
 
 from toolexpect.api import parse_spec
 from toolexpect.calls import CallList, SampleFacts, ToolCall
@@ -22,6 +22,14 @@ from toolexpect.logs._base import Context, dedupe
 from toolexpect.pairing import PairingOptions, pair_runs
 
 Runs = list[tuple[str | None, list[dict[str, Any]]]]
+PAIRING = FIXTURES.parent / "pairing"
+
+
+def _read(log: Path) -> tuple[str, list[Any], list[str]]:
+    """Format, samples (read record by record, no pairing) and diagnostic codes of a log."""
+    reader = open_log(log)
+    samples = list(reader)
+    return reader.format, samples, [d.code for d in reader.diagnostics]
 
 
 def _runs(spec: str, logs: list[Path], options: PairingOptions) -> tuple[Runs, list[str]]:
@@ -94,7 +102,7 @@ def test_score_case_from_pairs_each_gemini_response_with_its_case(
     assert "2 passed, 0 failed" in out
 
 
-AGENT = FIXTURES / "gemini" / "agent_pairs.jsonl"
+AGENT = PAIRING / "gemini_agent_pairs.jsonl"
 AGENT_CASES = (
     'case "berlin then mail" {\n    question "Weather in Berlin, then mail ops?"\n'
     '    expect get_weather(city="Berlin")\n    expect send_email(city="Berlin")\n}\n'
@@ -134,7 +142,7 @@ def test_gemini_pairs_by_history_count_a_call_given_an_id_by_the_client_once() -
 def test_gemini_pairs_read_record_by_record_hold_the_history_then_the_response() -> None:
     """Read without pairing, each record is a sample: its history's calls (with the client's
     ids), then its response's (without)."""
-    fmt, samples, codes = read("gemini/agent_pairs.jsonl")
+    fmt, samples, codes = _read(AGENT)
     assert fmt == "gemini"
     pyd = "pyd_ai_{:04x}{:04x}{:04x}" + "0" * 20
     assert summary(samples)[:3] == [
@@ -160,7 +168,8 @@ def test_gemini_pairs_read_record_by_record_hold_the_history_then_the_response()
 # --- 3. ids numbered per response -------------------------------------------------------------
 
 
-NUMBERED = FIXTURES / "openai-chat" / "numbered_ids.jsonl"
+NUMBERED = PAIRING / "chat_numbered_ids.jsonl"
+STREAMED = PAIRING / "gemini_stream_pairs.jsonl"
 PLAN = '{"days": 3}'
 SOUP = '{"query": "lentil soup"}'
 
@@ -168,7 +177,7 @@ SOUP = '{"query": "lentil soup"}'
 def test_a_reused_call_id_naming_another_call_is_another_call() -> None:
     """``call_0`` in each response: the second record's history copy of ``plan_meals`` and its
     own ``search_recipes`` are both kept, without a diagnostic."""
-    fmt, samples, codes = read("openai-chat/numbered_ids.jsonl")
+    fmt, samples, codes = _read(NUMBERED)
     assert fmt == "openai-chat"
     assert summary(samples) == [
         ("chatcmpl-N1", [call("plan_meals", {"days": 3}, "call_0", raw=PLAN)]),
@@ -232,7 +241,7 @@ def test_the_runs_rule_keeps_a_call_under_a_used_id_and_merges_a_history_copy() 
 def test_a_gemini_stream_logged_as_the_response_of_a_request_is_read_merged() -> None:
     """``{"request", "response": [chunk, ...]}``: the chunks merged as for a bare stream array,
     the request's calls first."""
-    fmt, samples, codes = read("gemini/stream_pairs.jsonl")
+    fmt, samples, codes = _read(STREAMED)
     assert fmt == "gemini"
     assert summary(samples) == [
         ("gS1", [call("get_weather", {"city": "Lisbon"})]),
@@ -250,7 +259,7 @@ def test_a_gemini_stream_logged_as_the_response_of_a_request_is_read_merged() ->
 def test_a_gemini_stream_conversation_is_one_run_of_its_case() -> None:
     """Paired by question, the two streamed turns are one run, each call once."""
     spec = 'case "lisbon" {\n    question "Rain in Lisbon?"\n    expect get_weather(city="Lisbon")\n}\n'
-    runs, codes = _runs(spec, [FIXTURES / "gemini" / "stream_pairs.jsonl"], PairingOptions("question"))
+    runs, codes = _runs(spec, [STREAMED], PairingOptions("question"))
     assert runs == [
         (
             "lisbon",
@@ -273,7 +282,7 @@ LINE_LOGS = [
     path
     for path in sorted(FIXTURES.rglob("*.jsonl"))
     if path.parent.name in LOG_FORMATS and path.parent.name not in GATHERED
-]
+] + sorted(PAIRING.rglob("*.jsonl"))
 
 
 @pytest.mark.parametrize("log", LINE_LOGS, ids=lambda path: f"{path.parent.name}/{path.name}")
