@@ -313,3 +313,57 @@ def test_a_sample_of_an_earlier_line_without_its_record_is_refused() -> None:
     with pytest.raises(RuntimeError, match="a sample of line 1 was made at line 2 without its record"):
         ctx.sample(None, [], 1)
     assert ctx.sample(None, [], 1, {"metadata": {"case": "alpha"}}).line == 1
+
+
+def _completion(cid: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    """A ``ChatCompletion`` with one call numbered ``call_0``, as the SDK dumps it."""
+    from openai.types.chat import ChatCompletion
+
+    message = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "call_0", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+        ],
+    }
+    completion = ChatCompletion.model_validate(
+        {
+            "id": cid,
+            "object": "chat.completion",
+            "created": 1764720000,
+            "model": "qwen3",
+            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}],
+        }
+    )
+    dumped: dict[str, Any] = completion.model_dump(mode="json")
+    return dumped
+
+
+def test_responses_joined_by_field_keep_another_call_under_a_used_id_and_note_a_repeat(
+    tmp_path: Path,
+) -> None:
+    """Bare responses joined under one ``--case-from`` value: ``call_0`` naming another call is
+    kept; the same call under ``call_0`` again is counted once, with an R410 note at its line."""
+    log = tmp_path / "planner.jsonl"
+    lines = [
+        {"metadata": {"case": "planner"}, "response": _completion("c1", "plan_meals", {"days": 3})},
+        {"metadata": {"case": "planner"}, "response": _completion("c2", "search_recipes", {"query": "soup"})},
+        {"metadata": {"case": "planner"}, "response": _completion("c3", "plan_meals", {"days": 3})},
+    ]
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    spec = 'case "planner" {\n    expect plan_meals(days=3)\n}\n'
+    reader = open_log(log)
+    paired = pair_runs([parse_spec(spec, "cases")], [reader], PairingOptions(case_from="metadata.case"))
+    runs = [(s.id, [c.to_json() for c in s.calls]) for s in paired]
+    assert runs == [
+        (
+            "planner",
+            [
+                call("plan_meals", {"days": 3}, "call_0", raw='{"days": 3}'),
+                call("search_recipes", {"query": "soup"}, "call_0", raw='{"query": "soup"}'),
+            ],
+        )
+    ]
+    [note] = reader.diagnostics
+    assert (note.code, note.line, note.path) == ("R410", 3, str(log))
+    assert "'plan_meals' with id 'call_0' is logged again (first at line 1)" in note.message

@@ -31,6 +31,7 @@ __all__ = [
     "envelope_id",
     "is_dict",
     "noting",
+    "repeated",
 ]
 
 Record: TypeAlias = tuple[int | None, Any]
@@ -213,14 +214,20 @@ def dedupe(calls: Iterable[ToolCall | None], ctx: Context | None = None) -> tupl
             continue
         earlier = found.add(call)
         if earlier is not None and ctx is not None:
-            before = f" (first at line {earlier.line})" if earlier.line is not None else ""
-            ctx.report(
-                "R410",
-                f"call {call.name!r} with id {call.id!r} is logged again{before}; counted once",
-                call.line,
-                help="the same tool, arguments and id twice in one run is one call",
-            )
+            ctx.diagnostics.append(repeated(call, earlier))
     return tuple(found.calls)
+
+
+def repeated(call: ToolCall, earlier: ToolCall) -> Diagnostic:
+    """The R410 note of ``call``, dropped as a repeat of ``earlier``, at its file and line."""
+    before = f" (first at line {earlier.line})" if earlier.line is not None else ""
+    return make(
+        "R410",
+        f"call {call.name!r} with id {call.id!r} is logged again{before}; counted once",
+        Span.point(call.line, 1) if call.line is not None else None,
+        help="the same tool, arguments and id twice in one run is one call",
+        path=call.path,
+    )
 
 
 def first(mapping: Mapping[str, Any], *keys: str) -> Any:

@@ -4,12 +4,15 @@ Both JSON spellings are read: camelCase (REST, ``functionCall``, ``responseId``)
 snake_case (SDK ``model_dump``, ``function_call``, ``response_id``). Streamed chunks that
 share a response id are merged into one sample; one sample per candidate otherwise.
 The ``streamGenerateContent`` REST output, one JSON array of chunks, is one response:
-its chunks merged. Batch prediction lines (``{"key"|"custom_id"|"id", "response": {...}}``)
+its chunks merged; as the ``response`` of a record beside its ``request``, it reads as one
+wrapped response. Batch prediction lines (``{"key"|"custom_id"|"id", "response": {...}}``)
 and inline batch responses (``{"metadata": {"key": ...}, "response": {...}}``) use the key
 as sample id; a batch line that failed (``{"key", "error"}``) is an R404 and a sample with
 no calls. Any response wrapped with an id (``{"id"|"custom_id"|"case"|"key", "response"|
 "message"|"output": ...}``) reads the same, with the ``contents`` of a ``request`` beside it
-as history, their calls first (a call id seen twice counts once). A request or conversation
+as history, their calls first (the same call seen twice counts once). A response is given
+once the next record shows it complete (chunks of one response id merge), with the facts of
+its own record. A request or conversation
 (``{"contents": [...]}``) yields the model turns' calls, and so does one ``Content``
 (``{"role": "model", "parts": [...]}``), and a list of ``FunctionCall`` s
 (``response.function_calls``).

@@ -50,11 +50,12 @@ class _Run:
         self.facts: SampleFacts | None = sample.facts
         self.add(sample.calls)
 
-    def add(self, calls: tuple[ToolCall, ...]) -> None:
+    def add(self, calls: tuple[ToolCall, ...]) -> list[tuple[ToolCall, ToolCall]]:
         """Add a record's calls: only the new ones when they begin with the run's (a record
         that logs the conversation so far), else each one that is not a call the run holds
-        (the same call under the same id: its history copy; see :class:`CallList`)."""
-        self.calls.extend(calls)
+        (the same call under the same id; see :class:`CallList`). Gives the dropped calls
+        that were not the record's history, each with the call it repeats."""
+        return self.calls.extend(calls)
 
     def sample(self) -> RecordedSample:
         return RecordedSample(self.id, tuple(self.calls.calls), self.path, self.line, self.facts)
@@ -83,6 +84,9 @@ class Runs:
         self._held: list[_Run] = []
         self._latest: dict[str, _Run] = {}
         self._ends: dict[int, _Run] = {}
+        self.repeats: list[tuple[ToolCall, ToolCall]] = []
+        """Calls of records joined to a run without a history, dropped as a call the run holds
+        under their id (each with that call), for the stage to note (R410)."""
 
     def _start(self, sample: RecordedSample, order: int) -> _Run:
         run = _Run(sample, order)
@@ -108,7 +112,7 @@ class Runs:
             if run is None:
                 run = self._start(sample, order)
             else:
-                run.add(sample.calls)
+                run.add(sample.calls)  # a call the run holds under its id: the history's copy
             self._ends[history[-1]] = run
             if self.by_key and key is not None:
                 self._latest[key] = run
@@ -119,7 +123,7 @@ class Runs:
         if run is None:
             run = self._latest[key] = self._start(sample, order)
         else:
-            run.add(sample.calls)
+            self.repeats.extend(run.add(sample.calls))
         return None
 
     def holds(self, sample: RecordedSample, key: str | None) -> bool:

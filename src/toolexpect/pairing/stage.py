@@ -39,6 +39,7 @@ from typing import Any, Literal
 from toolexpect.calls import RecordedSample, SampleFacts
 from toolexpect.diagnostics import Diagnostic
 from toolexpect.logs import LogReader
+from toolexpect.logs._base import repeated
 from toolexpect.model import Spec
 from toolexpect.pairing.advice import Leftovers, PairingNotes, noted
 from toolexpect.pairing.facts import facts_of, generated, names_in, trace_id, whitespace
@@ -138,6 +139,7 @@ class PairedRuns:
         self._closed: dict[Segment, PairingNotes] = {}
         self._paired: set[str] = set()
         self._left = Leftovers()
+        self._findings: dict[str | None, list[Diagnostic]] = {}  # each log's, by its path
         self._ambiguous: set[str] = set()
         self._asked: list[tuple[str, tuple[str, ...]]] = []
         self._unnamed = 0
@@ -162,6 +164,7 @@ class PairedRuns:
                 fmt = log.format
                 began.setdefault(log.path, number)
                 named = self._file_case(log.path) is not None
+                self._findings.setdefault(log.path, log.diagnostics)
                 samples: Iterable[RecordedSample] = log.samples(partial(self._note, named))
             elif isinstance(log, Records):
                 fmt, samples, orders = log.format, log.samples, iter(log.orders)
@@ -185,6 +188,7 @@ class PairedRuns:
                     held.append((sample, target, key, next(orders)))
                 else:
                     target.add(sample, key, next(orders))
+                    self._repeated(target)
         if self._cross is not None:
             self._set_aside(held, self._cross, began)
         self.handles = (frozenset(traces.offers | runs.offers), frozenset(traces.probes | runs.probes))
@@ -216,7 +220,16 @@ class PairedRuns:
                 places.setdefault(began.get(sample.path, 0), []).append(order)
             else:
                 target.add(sample, key, order)
+                self._repeated(target)
         self._marks = places
+
+    def _repeated(self, runs: Runs) -> None:
+        """Note (R410, with the log's findings) each call a run dropped as one it holds."""
+        for call, earlier in runs.repeats:
+            found = self._findings.get(call.path)
+            if found is not None:
+                found.append(repeated(call, earlier))
+        runs.repeats.clear()
 
     def _enter(self, stage: Stage, log: int, mark: int = 0) -> None:
         """The runs given next come from ``stage`` and began in the ``log``-th log (in its
