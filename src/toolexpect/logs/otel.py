@@ -317,8 +317,8 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             ]
             has_model = any(c is not None for c in logged)
             per_span.insert(0, (logged, None))
-        # A tool span that names a model-span call (same id and tool) is that call, run: it
-        # is not counted again (its arguments may be missing, the attribute being opt-in).
+        # A tool span that names a model-span call (same id and tool) runs that call: it is
+        # not counted again (its arguments may be missing, the attribute being opt-in).
         named = {(c.id, c.name) for model, _ in per_span for c in model if c is not None and c.id}
         calls: list[ToolCall | None] = []
         for model, tool in per_span:

@@ -53,8 +53,8 @@ class _Run:
     def add(self, calls: tuple[ToolCall, ...]) -> list[tuple[ToolCall, ToolCall]]:
         """Add a record's calls: only the new ones when they begin with the run's (a record
         that logs the conversation so far), else each one that is not a call the run holds
-        (the same call under the same id; see :class:`CallList`). Gives the dropped calls
-        that were not the record's history, each with the call it repeats."""
+        (the same call under the same id; see :class:`CallList`). Gives the calls dropped one
+        by one (not as the run's calls the record begins with), each with the call it repeats."""
         return self.calls.extend(calls)
 
     def sample(self) -> RecordedSample:
