@@ -14,8 +14,9 @@ time. A model span's calls are read from the first of these that it has:
 ``eventName`` or the ``event.name`` attribute, the content in the body) are read too, ordered
 by time; a trace takes them only when its spans recorded no model calls. Calls also come
 from ``execute_tool`` spans (``gen_ai.tool.name``, ``gen_ai.tool.call.arguments``,
-``gen_ai.tool.call.id``). A call seen twice counts once, by call id; ``execute_tool``
-spans without a call id are used only when the trace has no model-span calls.
+``gen_ai.tool.call.id``). A call seen twice counts once, by call id; an ``execute_tool``
+span without a call id repeats the earliest model-span call not yet run of its tool and
+arguments, and is a call of its own when there is none (a tool no model call names).
 OpenInference attributes (``llm.output_messages.<i>.message.tool_calls.<j>.tool_call.*`` on
 ``LLM`` spans, ``TOOL`` spans with ``tool.name``) are read as the last form of model-span calls
 and as tool spans (see :mod:`toolexpect.logs.openinference`). A trace whose model spans hold
@@ -318,11 +319,11 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             has_model = any(c is not None for c in logged)
             per_span.insert(0, (logged, None))
         calls: list[ToolCall | None] = []
+        pending: list[ToolCall] = []
         for model, tool in per_span:
             calls.extend(model)
-            # A tool span repeats a model-span call (same id, dropped by dedupe); without an
-            # id it can only be told apart when no model span recorded calls.
-            if tool is not None and (tool.id is not None or not has_model):
+            pending.extend(c for c in model if c is not None)
+            if tool is not None and not _repeats(tool, pending):
                 calls.append(tool)
         if not any(tool for _, tool in per_span):
             spans = [(attrs, events) for _start_ns, _seq, _line, attrs, events in trace.spans]
@@ -330,6 +331,27 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             warn_without_content(trace_id, spans, logs, ctx, trace.line)
         record = _trace_attributes(trace) if ctx.note is not None else None
         yield ctx.sample(trace_id or None, calls, trace.line, record)
+
+
+def _repeats(tool: ToolCall, pending: list[ToolCall]) -> bool:
+    """Whether a tool span runs a model-span call of ``pending`` (that call is then taken).
+
+    A tool span with a call id repeats the model call of that id (dedupe drops its copy).
+    Without an id it repeats the earliest model call not yet run of the same tool and the
+    same arguments (any arguments when the span recorded none); a tool no model call names,
+    or other arguments, is a call of its own.
+    """
+    if tool.id is not None:
+        match = next((c for c in pending if c.id == tool.id), None)
+    else:
+        same = [c for c in pending if c.name == tool.name]
+        match = next((c for c in same if c.arguments == tool.arguments), None)
+        if match is None and not tool.arguments and tool.raw_arguments is None:
+            match = same[0] if same else None
+    if match is None:
+        return False
+    pending.remove(match)
+    return tool.id is None
 
 
 def _trace_attributes(trace: _Trace) -> dict[str, Any]:

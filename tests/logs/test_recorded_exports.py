@@ -1,0 +1,125 @@
+"""Exports and layouts real stacks write, each read with every call in its run and case.
+
+Fixtures are built as their stack writes them: the SDK's own objects dumped where the SDK is
+installed, the documented export or envelope shape otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from logs_support import call, summary
+
+from toolexpect.api import parse_spec
+from toolexpect.calls import RecordedSample
+from toolexpect.logs import open_log, open_logs
+from toolexpect.pairing import PairingOptions, pair_runs
+
+
+def _read(path: Path, fmt: str = "auto") -> tuple[str, list[RecordedSample], list[tuple[str, int | None]]]:
+    """Format, samples and (code, line) of each diagnostic of a log."""
+    reader = open_log(path, fmt)
+    samples = list(reader)
+    where = [(d.code, d.span.start.line if d.span else None) for d in reader.diagnostics]
+    return reader.format, samples, where
+
+
+def _paired(spec: str, log: Path, options: PairingOptions) -> list[tuple[str | None, list[str]]]:
+    """(case, tool names) of each run of ``log`` paired with the cases of ``spec``."""
+    paired = pair_runs([parse_spec(spec, "cases")], open_logs([str(log)]), options)
+    return [(s.id, [c.name for c in s.calls]) for s in paired]
+
+
+# --- OpenTelemetry -----------------------------------------------------------------------
+
+
+def _attr(key: str, value: str) -> dict[str, Any]:
+    return {"key": key, "value": {"stringValue": value}}
+
+
+def _span(span_id: str, start: int, name: str, attributes: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "traceId": "0af7651916cd43dd8448eb211c80319c",
+        "spanId": span_id,
+        "parentSpanId": "b7ad6b7169203331",
+        "name": name,
+        "kind": 1,
+        "startTimeUnixNano": str(1764720000_000_000_000 + start),
+        "endTimeUnixNano": str(1764720000_000_000_000 + start + 500),
+        "attributes": attributes,
+    }
+
+
+def _tool_span(span_id: str, start: int, tool: str, arguments: str) -> dict[str, Any]:
+    """An ``execute_tool`` span as an instrumentation without call ids records it."""
+    return _span(
+        span_id,
+        start,
+        f"execute_tool {tool}",
+        [
+            _attr("gen_ai.operation.name", "execute_tool"),
+            _attr("gen_ai.tool.name", tool),
+            _attr("gen_ai.tool.call.arguments", arguments),
+            _attr("app.case", "weather and sms"),
+        ],
+    )
+
+
+def test_otel_tool_span_without_id_is_kept_unless_it_runs_a_model_call(tmp_path: Path) -> None:
+    """An ``execute_tool`` span without a call id repeats the model call of its tool and
+    arguments (counted once); a tool no model call names is a call of its own, in span order."""
+    output = [
+        {
+            "role": "assistant",
+            "parts": [
+                {"type": "tool_call", "id": "call_w1", "name": "get_weather", "arguments": {"city": "Oslo"}}
+            ],
+            "finish_reason": "tool_call",
+        }
+    ]
+    chat = _span(
+        "00f067aa0ba902b7",
+        1,
+        "chat gpt-4o",
+        [
+            _attr("gen_ai.operation.name", "chat"),
+            _attr("gen_ai.request.model", "gpt-4o"),
+            _attr("gen_ai.output.messages", json.dumps(output)),
+            _attr("app.case", "weather and sms"),
+        ],
+    )
+    spans = [
+        chat,
+        _tool_span("00f067aa0ba902b8", 2, "get_weather", '{"city": "Oslo"}'),
+        _tool_span("00f067aa0ba902b9", 3, "send_sms", '{"to": "+4712345678"}'),
+        _tool_span("00f067aa0ba902ba", 4, "get_weather", '{"city": "Bergen"}'),
+    ]
+    request = {
+        "resourceSpans": [
+            {
+                "resource": {"attributes": [_attr("service.name", "weather-agent")]},
+                "scopeSpans": [{"scope": {"name": "agent"}, "spans": spans}],
+            }
+        ]
+    }
+    log = tmp_path / "trace.json"
+    log.write_text(json.dumps(request, indent=2), encoding="utf-8")
+    fmt, samples, where = _read(log)
+    assert fmt == "otel"
+    assert summary(samples) == [
+        (
+            "0af7651916cd43dd8448eb211c80319c",
+            [
+                call("get_weather", {"city": "Oslo"}, "call_w1"),
+                call("send_sms", {"to": "+4712345678"}, raw='{"to": "+4712345678"}'),
+                call("get_weather", {"city": "Bergen"}, raw='{"city": "Bergen"}'),
+            ],
+        )
+    ]
+    assert where == []
+    spec = 'case "weather and sms" {\n    expect get_weather(city="Oslo")\n}\n'
+    assert _paired(spec, log, PairingOptions(case_from="app.case")) == [
+        ("weather and sms", ["get_weather", "send_sms", "get_weather"])
+    ]
