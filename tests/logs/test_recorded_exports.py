@@ -123,3 +123,61 @@ def test_otel_tool_span_without_id_is_kept_unless_it_runs_a_model_call(tmp_path:
     assert _paired(spec, log, PairingOptions(case_from="app.case")) == [
         ("weather and sms", ["get_weather", "send_sms", "get_weather"])
     ]
+
+
+# --- LangGraph thread state, one-line documents -----------------------------------------
+
+
+def _thread_messages(city: str, cid: str) -> list[Any]:
+    """A LangChain conversation: the question, the model's call, the tool's answer, serialised
+    by ``dumpd`` as LangGraph's JSON serialiser and LangSmith write them."""
+    from langchain_core.load import dumpd
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+    messages = [
+        HumanMessage(f"Weather in {city}?", id=f"h-{cid}"),
+        AIMessage(
+            "",
+            id=f"ai-{cid}",
+            tool_calls=[{"name": "get_weather", "args": {"city": city}, "id": cid, "type": "tool_call"}],
+        ),
+        ToolMessage("sunny", tool_call_id=cid, id=f"t-{cid}"),
+    ]
+    return [dumpd(m) for m in messages]
+
+
+def test_langgraph_thread_state_is_one_run_named_by_its_thread(tmp_path: Path) -> None:
+    """``{"thread_id", "values": {"messages": [...]}}`` (a LangGraph thread or its state) is
+    one run of its messages' calls, the thread id its id and its case by id."""
+    from langchain_core.messages import messages_from_dict, messages_to_dict
+
+    state = {
+        "thread_id": "t1",
+        "created_at": "2026-12-04T02:00:00+00:00",
+        "metadata": {"graph_id": "agent", "case": "oslo"},
+        "status": "idle",
+        "values": {"messages": _thread_messages("Oslo", "call_g1")},
+    }
+    as_dicts = messages_to_dict(messages_from_dict([{"type": "human", "data": {"content": "Weather in Bergen?"}}]))
+    snapshot = {
+        "values": {"messages": [*as_dicts, *_thread_messages("Bergen", "call_g2")[1:]]},
+        "next": [],
+        "checkpoint": {"thread_id": "t2", "checkpoint_ns": "", "checkpoint_id": "1f0"},
+        "metadata": {"step": 3, "case": "bergen"},
+    }
+    log = tmp_path / "threads.jsonl"
+    log.write_text(json.dumps(state) + "\n" + json.dumps(snapshot) + "\n", encoding="utf-8")
+    fmt, samples, where = _read(log)
+    assert fmt == "langchain"
+    assert summary(samples) == [
+        ("t1", [call("get_weather", {"city": "Oslo"}, "call_g1")]),
+        ("t2", [call("get_weather", {"city": "Bergen"}, "call_g2")]),
+    ]
+    assert where == []
+    spec = 'case "t1" {\n    expect get_weather(city="Oslo")\n}\ncase "t2" {\n    expect get_weather()\n}\n'
+    assert _paired(spec, log, PairingOptions()) == [("t1", ["get_weather"]), ("t2", ["get_weather"])]
+    by_field = spec.replace('"t1"', '"oslo"').replace('"t2"', '"bergen"')
+    assert _paired(by_field, log, PairingOptions(case_from="metadata.case")) == [
+        ("oslo", ["get_weather"]),
+        ("bergen", ["get_weather"]),
+    ]
