@@ -158,7 +158,9 @@ def test_langgraph_thread_state_is_one_run_named_by_its_thread(tmp_path: Path) -
         "status": "idle",
         "values": {"messages": _thread_messages("Oslo", "call_g1")},
     }
-    as_dicts = messages_to_dict(messages_from_dict([{"type": "human", "data": {"content": "Weather in Bergen?"}}]))
+    as_dicts = messages_to_dict(
+        messages_from_dict([{"type": "human", "data": {"content": "Weather in Bergen?"}}])
+    )
     snapshot = {
         "values": {"messages": [*as_dicts, *_thread_messages("Bergen", "call_g2")[1:]]},
         "next": [],
@@ -181,3 +183,81 @@ def test_langgraph_thread_state_is_one_run_named_by_its_thread(tmp_path: Path) -
         ("oslo", ["get_weather"]),
         ("bergen", ["get_weather"]),
     ]
+
+
+def _conversations() -> list[dict[str, Any]]:
+    """Two conversations as users save them: ``{"id", "messages"}`` of Chat Completions
+    messages (the assistant's made by the OpenAI SDK's types)."""
+    from openai.types.chat import ChatCompletionMessage
+
+    out = []
+    for number, city in ((1, "Berlin"), (2, "Lisbon")):
+        assistant = ChatCompletionMessage.model_validate(
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": f"call_d{number}",
+                        "type": "function",
+                        "function": {"name": "get_weather", "arguments": json.dumps({"city": city})},
+                    }
+                ],
+            }
+        )
+        out.append(
+            {
+                "id": f"conv-{number}",
+                "messages": [
+                    {"role": "user", "content": f"Weather in {city}?"},
+                    assistant.model_dump(mode="json", exclude_none=True),
+                    {"role": "tool", "tool_call_id": f"call_d{number}", "content": "sunny"},
+                ],
+            }
+        )
+    return out
+
+
+def test_a_json_document_written_on_one_line_reads_as_pretty_printed(tmp_path: Path) -> None:
+    """``json.dump(conversations, f)`` writes one line: its list is read as the same document
+    pretty-printed is, one run per conversation, paired by id."""
+    conversations = _conversations()
+    runs = [
+        ("conv-1", [call("get_weather", {"city": "Berlin"}, "call_d1", raw='{"city": "Berlin"}')]),
+        ("conv-2", [call("get_weather", {"city": "Lisbon"}, "call_d2", raw='{"city": "Lisbon"}')]),
+    ]
+    spec = 'case "conv-1" {\n    expect get_weather(city="Berlin")\n}\ncase "conv-2" {\n    expect get_weather()\n}\n'
+    for name, text in (
+        ("one_line.json", json.dumps(conversations)),
+        ("pretty.json", json.dumps(conversations, indent=2)),
+    ):
+        log = tmp_path / name
+        log.write_text(text, encoding="utf-8")
+        fmt, samples, where = _read(log)
+        assert (name, fmt, summary(samples), where) == (name, "openai-chat", runs, [])
+        assert _paired(spec, log, PairingOptions()) == [
+            ("conv-1", ["get_weather"]),
+            ("conv-2", ["get_weather"]),
+        ]
+        assert _read(log, "openai-chat")[1:] == (samples, [])
+
+
+def test_a_list_of_langchain_threads_on_one_line_is_a_run_per_thread(tmp_path: Path) -> None:
+    """A list of LangChain threads written by ``json.dump`` on one line, or one such list per
+    line, gives one run per thread, in order, at the line of its list."""
+    threads = [
+        {"id": "th-1", "messages": _thread_messages("Oslo", "call_l1")},
+        {"thread_id": "th-2", "values": {"messages": _thread_messages("Rome", "call_l2")}},
+    ]
+    expected = [
+        ("th-1", [call("get_weather", {"city": "Oslo"}, "call_l1")]),
+        ("th-2", [call("get_weather", {"city": "Rome"}, "call_l2")]),
+    ]
+    log = tmp_path / "threads.json"
+    log.write_text(json.dumps(threads), encoding="utf-8")
+    fmt, samples, where = _read(log)
+    assert (fmt, summary(samples), where) == ("langchain", expected, [])
+    log.write_text(json.dumps(threads[:1]) + "\n" + json.dumps(threads[1:]) + "\n", encoding="utf-8")
+    fmt, samples, where = _read(log)
+    assert (fmt, summary(samples), where) == ("langchain", expected, [])
+    assert [s.line for s in samples] == [1, 2]
