@@ -22,7 +22,7 @@ def _read(path: Path, fmt: str = "auto") -> tuple[str, list[RecordedSample], lis
     """Format, samples and (code, line) of each diagnostic of a log."""
     reader = open_log(path, fmt)
     samples = list(reader)
-    where = [(d.code, d.span.start.line if d.span else None) for d in reader.diagnostics]
+    where = [(d.code, d.span.line if d.span else None) for d in reader.diagnostics]
     return reader.format, samples, where
 
 
@@ -261,3 +261,46 @@ def test_a_list_of_langchain_threads_on_one_line_is_a_run_per_thread(tmp_path: P
     fmt, samples, where = _read(log)
     assert (fmt, summary(samples), where) == ("langchain", expected, [])
     assert [s.line for s in samples] == [1, 2]
+
+
+# --- BFCL prompting output --------------------------------------------------------------
+
+
+def _bfcl_line(test_id: str, result: str) -> str:
+    """A line of a BFCL result file (``BFCL_v3_<category>_result.json``) as it writes it."""
+    return json.dumps(
+        {"id": test_id, "result": result, "input_token_count": 312, "output_token_count": 24, "latency": 0.71}
+    )
+
+
+def test_bfcl_prompting_output_without_its_closing_bracket_or_in_a_tool_code_fence(tmp_path: Path) -> None:
+    """Output missing only its closing ``]`` gets it, as BFCL's decoder appends it; a
+    ```` ```tool_code ```` fence (Gemma) holds calls, one per line or a list; each result line
+    is its own run, its test id the case."""
+    log = tmp_path / "BFCL_v3_simple_result.json"
+    results = [
+        ("simple_0", "[calculate_derivative(function='3x**2 + 2x - 1', x_value=0.0)"),
+        ("simple_1", "```tool_code\n[get_weather(city='Berlin', days=1)]\n```"),
+        (
+            "parallel_0",
+            "I'll look both up.\n```tool_code\nget_weather(city='Oslo')\nget_time(tz='Europe/Oslo')\n```\n",
+        ),
+        ("simple_2", "[get_weather(city='Berlin', days=1]"),
+    ]
+    log.write_text("".join(_bfcl_line(*r) + "\n" for r in results), encoding="utf-8")
+    fmt, samples, where = _read(log)
+    assert fmt == "bfcl"
+    assert summary(samples) == [
+        ("simple_0", [call("calculate_derivative", {"function": "3x**2 + 2x - 1", "x_value": 0.0})]),
+        ("simple_1", [call("get_weather", {"city": "Berlin", "days": 1})]),
+        ("parallel_0", [call("get_weather", {"city": "Oslo"}), call("get_time", {"tz": "Europe/Oslo"})]),
+        ("simple_2", []),
+    ]
+    assert where == [("R404", 4)]  # the unbalanced call is said, at its line
+    spec = "".join(f'case "{test_id}" {{\n    expect any\n}}\n' for test_id, _ in results)
+    assert [case for case, _ in _paired(spec, log, PairingOptions())] == [
+        "simple_0",
+        "simple_1",
+        "parallel_0",
+        "simple_2",
+    ]
