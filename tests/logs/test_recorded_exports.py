@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from logs_support import call, summary
+from logs_support import FIXTURES, call, summary
 
 from toolexpect.api import parse_spec
 from toolexpect.calls import RecordedSample
@@ -303,4 +303,92 @@ def test_bfcl_prompting_output_without_its_closing_bracket_or_in_a_tool_code_fen
         "simple_1",
         "parallel_0",
         "simple_2",
+    ]
+
+
+# --- MCP proxy logs ---------------------------------------------------------------------
+
+
+def _mcp_proxy_log() -> list[str]:
+    """A proxy's log of two MCP sessions over Streamable HTTP, their messages made by the
+    ``mcp`` SDK's types and wrapped with the ``Mcp-Session-Id`` they were sent under: session
+    ``oslo`` starts with ``initialize``; ``rome`` was under way when logging began, and its
+    requests come between those of ``oslo`` (JSON-RPC ids of both start at 1)."""
+    import mcp.types as t
+
+    def call(rid: int, name: str, arguments: dict[str, Any]) -> Any:
+        params = t.CallToolRequestParams(name=name, arguments=arguments)
+        return t.JSONRPCRequest(
+            jsonrpc="2.0",
+            id=rid,
+            method="tools/call",
+            params=params.model_dump(mode="json", by_alias=True, exclude_none=True),
+        )
+
+    init = t.InitializeRequestParams(
+        protocolVersion="2025-06-18",
+        capabilities=t.ClientCapabilities(),
+        clientInfo=t.Implementation(name="travel-agent", version="1.0"),
+    )
+    initialize = t.JSONRPCRequest(
+        jsonrpc="2.0",
+        id=1,
+        method="initialize",
+        params=init.model_dump(mode="json", by_alias=True, exclude_none=True),
+    )
+    traffic = [
+        ("oslo", initialize),
+        ("oslo", call(2, "get_weather", {"city": "Oslo"})),
+        ("rome", call(7, "get_weather", {"city": "Rome"})),
+        ("oslo", call(3, "send_email", {"to": "ops@example.com"})),
+        ("rome", call(8, "book_table", {"city": "Rome", "people": 2})),
+    ]
+    return [
+        json.dumps(
+            {
+                "time": f"2026-12-04T02:00:0{number}Z",
+                "session": session,
+                "direction": "client_to_server",
+                "message": message.model_dump(mode="json", by_alias=True, exclude_none=True),
+            }
+        )
+        for number, (session, message) in enumerate(traffic)
+    ]
+
+
+def test_mcp_proxy_sessions_are_told_apart_by_their_session_field(tmp_path: Path) -> None:
+    """A proxy's ``session`` field puts each request in its session, interleaved or without
+    its own ``initialize``; the session is the run's id, and ``--case-from session`` names the
+    case from the records' fields."""
+    log = tmp_path / "proxy.jsonl"
+    log.write_text("\n".join(_mcp_proxy_log()) + "\n", encoding="utf-8")
+    fmt, samples, where = _read(log)
+    assert fmt == "mcp"
+    assert summary(samples) == [
+        (
+            "oslo",
+            [call("get_weather", {"city": "Oslo"}, "2"), call("send_email", {"to": "ops@example.com"}, "3")],
+        ),
+        (
+            "rome",
+            [call("get_weather", {"city": "Rome"}, "7"), call("book_table", {"city": "Rome", "people": 2}, "8")],
+        ),
+    ]
+    assert [s.line for s in samples] == [1, 3]
+    assert where == []
+    spec = 'case "oslo" {\n    expect get_weather(city="Oslo")\n}\ncase "rome" {\n    expect get_weather()\n}\n'
+    runs = [("oslo", ["get_weather", "send_email"]), ("rome", ["get_weather", "book_table"])]
+    assert _paired(spec, log, PairingOptions()) == runs
+    assert _paired(spec, log, PairingOptions(case_from="session")) == runs
+
+
+def test_mcp_sessions_without_a_session_field_pair_by_the_fields_of_their_records() -> None:
+    """Sessions told apart by ``initialize`` (bare JSON-RPC lines made by the ``mcp`` SDK) give
+    pairing the fields of their records: ``--case-from params.clientInfo.name`` names the case
+    from each session's ``initialize``."""
+    spec = 'case "travel-agent" {\n    expect get_weather()\n}\ncase "other" {\n    expect get_weather()\n}\n'
+    log = FIXTURES / "mcp" / "two_sessions.jsonl"
+    assert _paired(spec, log, PairingOptions(case_from="params.clientInfo.name")) == [
+        ("travel-agent", ["get_weather", "send_email"]),
+        ("travel-agent", ["get_weather"]),
     ]
