@@ -392,3 +392,134 @@ def test_mcp_sessions_without_a_session_field_pair_by_the_fields_of_their_record
         ("travel-agent", ["get_weather", "send_email"]),
         ("travel-agent", ["get_weather"]),
     ]
+
+
+# --- OpenAI Responses built-in tools ----------------------------------------------------
+
+
+def _response_with_builtin_calls(number: int, sources: list[str]) -> str:
+    """A Responses API response whose output holds a built-in call of each kind with what came
+    back (search sources, file results, interpreter outputs, an image, an MCP output), made by
+    the OpenAI SDK's types and saved with ``to_json(indent=None)``."""
+    from openai.types.responses import Response
+
+    output = [
+        {
+            "type": "web_search_call",
+            "id": f"ws_{number}",
+            "status": "completed",
+            "action": {
+                "type": "search",
+                "query": "weather Berlin",
+                "queries": ["weather Berlin"],
+                "sources": [{"type": "url", "url": url} for url in sources],
+            },
+        },
+        {
+            "type": "web_search_call",
+            "id": f"ws_{number}b",
+            "status": "completed",
+            "action": {"type": "open_page", "url": "https://example.com/berlin"},
+        },
+        {
+            "type": "file_search_call",
+            "id": f"fs_{number}",
+            "status": "completed",
+            "queries": ["refund policy"],
+            "results": [{"file_id": "file-1", "filename": "policy.pdf", "score": 0.9, "text": "30 days"}],
+        },
+        {
+            "type": "code_interpreter_call",
+            "id": f"ci_{number}",
+            "status": "completed",
+            "code": "print(2**10)",
+            "container_id": f"cntr_{number}",
+            "outputs": [{"type": "logs", "logs": "1024"}],
+        },
+        {
+            "type": "image_generation_call",
+            "id": f"ig_{number}",
+            "status": "completed",
+            "result": "iVBORw0KGgo=",
+            "revised_prompt": "a lighthouse",
+        },
+        {
+            "type": "computer_call",
+            "id": f"cu_{number}",
+            "call_id": f"call_cu{number}",
+            "status": "completed",
+            "pending_safety_checks": [],
+            "action": {"type": "click", "button": "left", "x": 10, "y": 20},
+        },
+        {
+            "type": "mcp_call",
+            "id": f"mcp_{number}",
+            "server_label": "deepwiki",
+            "name": "ask_question",
+            "arguments": '{"question": "what is MCP?"}',
+            "output": "MCP is a protocol",
+        },
+        {
+            "type": "shell_call",
+            "id": f"sh_{number}",
+            "call_id": f"call_sh{number}",
+            "status": "completed",
+            "action": {"commands": ["ls -la"], "timeout_ms": 1000},
+        },
+        {
+            "type": "apply_patch_call",
+            "id": f"ap_{number}",
+            "call_id": f"call_ap{number}",
+            "status": "completed",
+            "operation": {"type": "delete_file", "path": "old.txt"},
+        },
+    ]
+    response = Response.model_validate(
+        {
+            "id": f"resp_{number}",
+            "object": "response",
+            "created_at": 1764720000,
+            "model": "gpt-5",
+            "output": output,
+            "parallel_tool_calls": True,
+            "tool_choice": "auto",
+            "tools": [],
+        }
+    )
+    return response.to_json(indent=None)
+
+
+def test_responses_builtin_calls_hold_what_the_model_asked_not_what_came_back(tmp_path: Path) -> None:
+    """Built-in calls' arguments leave out the results (search ``sources``, file ``results``,
+    interpreter ``outputs`` and container, image ``result``, MCP ``output``): two runs that
+    found other sources read the same; ``shell_call`` and ``apply_patch_call`` are calls too."""
+    log = tmp_path / "responses.jsonl"
+    first = _response_with_builtin_calls(1, ["https://example.com/a"])
+    second = _response_with_builtin_calls(2, ["https://example.com/b", "https://example.com/c"])
+    log.write_text(first + "\n" + second + "\n", encoding="utf-8")
+    fmt, samples, where = _read(log)
+    assert fmt == "openai-responses"
+    question = '{"question": "what is MCP?"}'
+
+    def calls(n: int) -> list[dict[str, Any]]:
+        return [
+            call(
+                "web_search",
+                {"type": "search", "query": "weather Berlin", "queries": ["weather Berlin"]},
+                f"ws_{n}",
+                "web_search_call",
+            ),
+            call("web_search", {"type": "open_page", "url": "https://example.com/berlin"}, f"ws_{n}b", "web_search_call"),
+            call("file_search", {"queries": ["refund policy"]}, f"fs_{n}", "file_search_call"),
+            call("code_interpreter", {"code": "print(2**10)"}, f"ci_{n}", "code_interpreter_call"),
+            call("image_generation", {}, f"ig_{n}", "image_generation_call"),
+            call("computer", {"type": "click", "button": "left", "x": 10, "y": 20}, f"call_cu{n}", "computer_call"),
+            call("ask_question", {"question": "what is MCP?"}, f"mcp_{n}", "mcp_call", raw=question),
+            call("shell", {"commands": ["ls -la"], "timeout_ms": 1000}, f"call_sh{n}", "shell_call"),
+            call("apply_patch", {"type": "delete_file", "path": "old.txt"}, f"call_ap{n}", "apply_patch_call"),
+        ]
+
+    assert summary(samples) == [("resp_1", calls(1)), ("resp_2", calls(2))]
+    assert where == []
+    strip = [[(c.name, dict(c.arguments)) for c in s.calls] for s in samples]
+    assert strip[0] == strip[1]
