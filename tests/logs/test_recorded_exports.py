@@ -226,7 +226,10 @@ def test_a_json_document_written_on_one_line_reads_as_pretty_printed(tmp_path: P
         ("conv-1", [call("get_weather", {"city": "Berlin"}, "call_d1", raw='{"city": "Berlin"}')]),
         ("conv-2", [call("get_weather", {"city": "Lisbon"}, "call_d2", raw='{"city": "Lisbon"}')]),
     ]
-    spec = 'case "conv-1" {\n    expect get_weather(city="Berlin")\n}\ncase "conv-2" {\n    expect get_weather()\n}\n'
+    spec = (
+        'case "conv-1" {\n    expect get_weather(city="Berlin")\n}\n'
+        'case "conv-2" {\n    expect get_weather()\n}\n'
+    )
     for name, text in (
         ("one_line.json", json.dumps(conversations)),
         ("pretty.json", json.dumps(conversations, indent=2)),
@@ -371,12 +374,17 @@ def test_mcp_proxy_sessions_are_told_apart_by_their_session_field(tmp_path: Path
         ),
         (
             "rome",
-            [call("get_weather", {"city": "Rome"}, "7"), call("book_table", {"city": "Rome", "people": 2}, "8")],
+            [
+                call("get_weather", {"city": "Rome"}, "7"),
+                call("book_table", {"city": "Rome", "people": 2}, "8"),
+            ],
         ),
     ]
     assert [s.line for s in samples] == [1, 3]
     assert where == []
-    spec = 'case "oslo" {\n    expect get_weather(city="Oslo")\n}\ncase "rome" {\n    expect get_weather()\n}\n'
+    spec = (
+        'case "oslo" {\n    expect get_weather(city="Oslo")\n}\ncase "rome" {\n    expect get_weather()\n}\n'
+    )
     runs = [("oslo", ["get_weather", "send_email"]), ("rome", ["get_weather", "book_table"])]
     assert _paired(spec, log, PairingOptions()) == runs
     assert _paired(spec, log, PairingOptions(case_from="session")) == runs
@@ -509,17 +517,212 @@ def test_responses_builtin_calls_hold_what_the_model_asked_not_what_came_back(tm
                 f"ws_{n}",
                 "web_search_call",
             ),
-            call("web_search", {"type": "open_page", "url": "https://example.com/berlin"}, f"ws_{n}b", "web_search_call"),
+            call(
+                "web_search",
+                {"type": "open_page", "url": "https://example.com/berlin"},
+                f"ws_{n}b",
+                "web_search_call",
+            ),
             call("file_search", {"queries": ["refund policy"]}, f"fs_{n}", "file_search_call"),
             call("code_interpreter", {"code": "print(2**10)"}, f"ci_{n}", "code_interpreter_call"),
             call("image_generation", {}, f"ig_{n}", "image_generation_call"),
-            call("computer", {"type": "click", "button": "left", "x": 10, "y": 20}, f"call_cu{n}", "computer_call"),
+            call(
+                "computer",
+                {"type": "click", "button": "left", "x": 10, "y": 20},
+                f"call_cu{n}",
+                "computer_call",
+            ),
             call("ask_question", {"question": "what is MCP?"}, f"mcp_{n}", "mcp_call", raw=question),
             call("shell", {"commands": ["ls -la"], "timeout_ms": 1000}, f"call_sh{n}", "shell_call"),
-            call("apply_patch", {"type": "delete_file", "path": "old.txt"}, f"call_ap{n}", "apply_patch_call"),
+            call(
+                "apply_patch", {"type": "delete_file", "path": "old.txt"}, f"call_ap{n}", "apply_patch_call"
+            ),
         ]
 
     assert summary(samples) == [("resp_1", calls(1)), ("resp_2", calls(2))]
     assert where == []
     strip = [[(c.name, dict(c.arguments)) for c in s.calls] for s in samples]
     assert strip[0] == strip[1]
+
+
+# --- any-agent traces -------------------------------------------------------------------
+
+_AA_TRACE = 83409795388837040911688674412546976639
+"""The trace id of the any-agent fixture, an integer as ``AgentSpan.context`` holds it."""
+
+
+def _aa_context(span_id: int | None, trace_id: int | None = _AA_TRACE) -> dict[str, Any]:
+    return {
+        "trace_id": trace_id,
+        "span_id": span_id,
+        "is_remote": False,
+        "trace_flags": {"value": 0},
+        "trace_state": {"entries": {}},
+    }
+
+
+def _aa_span(span_id: int, start: int, name: str, attributes: dict[str, Any]) -> dict[str, Any]:
+    """One ``AgentSpan`` as ``AgentTrace.model_dump_json()`` writes it."""
+    return {
+        "name": name,
+        "kind": "internal",
+        "parent": _aa_context(13733079846304084776),
+        "start_time": 1751897278395131000 + start,
+        "end_time": 1751897278395131000 + start + 1000,
+        "status": {"status_code": "ok", "description": None},
+        "context": _aa_context(span_id),
+        "attributes": attributes,
+        "links": [],
+        "events": [],
+        "resource": {
+            "attributes": {
+                "telemetry.sdk.language": "python",
+                "telemetry.sdk.name": "opentelemetry",
+                "telemetry.sdk.version": "1.34.1",
+                "service.name": "unknown_service",
+            },
+            "schema_url": "",
+        },
+    }
+
+
+QUESTION = "Find what year it is in the America/New_York timezone and write the value to a file."
+
+
+def _any_agent_trace() -> dict[str, Any]:
+    """An any-agent run (OpenAI Agents framework) as ``AgentTrace.model_dump_json()`` exports it:
+    ``call_llm`` spans name the first call of each response in ``gen_ai.output``; ``execute_tool``
+    spans hold each run tool's ``gen_ai.tool.args`` (JSON text, or as early releases wrote it the
+    JSON text of that text) and, in later releases, ``gen_ai.tool.call.id``; the tool span of
+    ``write_file`` is exported twice, as in any-agent's own sample trace."""
+    messages = [
+        {"role": "system", "content": "Use the available tools."},
+        {"role": "user", "content": QUESTION},
+    ]
+    first_output = [{"tool.name": "get_current_time", "tool.args": '{"timezone": "America/New_York"}'}]
+    second_output = [{"tool.name": "write_file", "tool.args": '{"text": "2025"}'}]
+    write_file = _aa_span(
+        1560612094546778166,
+        5000,
+        "execute_tool write_file",
+        {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": "write_file",
+            "gen_ai.tool.args": json.dumps('{"text": "2025"}'),
+            "gen_ai.output": "{}",
+            "gen_ai.output.type": "json",
+        },
+    )
+    spans = [
+        _aa_span(
+            6659225515768990951,
+            1000,
+            "call_llm gpt-4.1-mini",
+            {
+                "gen_ai.operation.name": "call_llm",
+                "gen_ai.request.model": "gpt-4.1-mini",
+                "gen_ai.input.messages": json.dumps(messages),
+                "gen_ai.output": json.dumps(first_output),
+                "gen_ai.output.type": "json",
+                "gen_ai.usage.input_tokens": 447,
+                "gen_ai.usage.output_tokens": 16,
+            },
+        ),
+        _aa_span(
+            17968941564450522395,
+            2000,
+            "execute_tool get_current_time",
+            {
+                "gen_ai.operation.name": "execute_tool",
+                "gen_ai.tool.name": "get_current_time",
+                "gen_ai.tool.description": "Get current time in a specific timezone",
+                "gen_ai.tool.args": '{"timezone": "America/New_York"}',
+                "gen_ai.tool.call.id": "call_aa1",
+                "gen_ai.output": '{"datetime": "2025-07-07T10:07:59-04:00"}',
+                "gen_ai.output.type": "json",
+            },
+        ),
+        _aa_span(
+            17655220999432259729,
+            3000,
+            "call_llm gpt-4.1-mini",
+            {
+                "gen_ai.operation.name": "call_llm",
+                "gen_ai.request.model": "gpt-4.1-mini",
+                "gen_ai.output": json.dumps(second_output),
+                "gen_ai.output.type": "json",
+            },
+        ),
+        write_file,
+        write_file,
+        _aa_span(
+            1560612094546778167,
+            6000,
+            "execute_tool notify",
+            {
+                "gen_ai.operation.name": "execute_tool",
+                "gen_ai.tool.name": "notify",
+                "gen_ai.tool.args": '{"channel": "ops"}',
+                "gen_ai.tool.call.id": "call_aa3",
+            },
+        ),
+        _aa_span(
+            1894162987164776394,
+            7000,
+            "call_llm gpt-4.1-mini",
+            {
+                "gen_ai.operation.name": "call_llm",
+                "gen_ai.request.model": "gpt-4.1-mini",
+                "gen_ai.output": "The year is 2025; it is written to a file.",
+                "gen_ai.output.type": "text",
+            },
+        ),
+    ]
+    agent = _aa_span(
+        13733079846304084776,
+        0,
+        "invoke_agent [any_agent]",
+        {
+            "gen_ai.operation.name": "invoke_agent",
+            "gen_ai.agent.name": "any_agent",
+            "gen_ai.request.model": "gpt-4.1-mini",
+        },
+    )
+    agent["parent"] = _aa_context(None, None)
+    return {"spans": [*spans, agent], "final_output": "The year is 2025; it is written to a file."}
+
+
+def test_any_agent_trace_export_reads_each_call_with_its_arguments(tmp_path: Path) -> None:
+    """``AgentTrace.model_dump_json()`` (``{"spans", "final_output"}``) is one run of its trace:
+    the model spans' calls with the tool spans' arguments and ids, each call once (a span exported
+    twice is read once, with an R410 note), a tool run that no model span names kept; the trace id
+    in hex is the run's id, and the question of its first model span pairs it."""
+    trace = _any_agent_trace()
+    expected = [
+        (
+            format(_AA_TRACE, "032x"),
+            [
+                call(
+                    "get_current_time",
+                    {"timezone": "America/New_York"},
+                    "call_aa1",
+                    raw='{"timezone": "America/New_York"}',
+                ),
+                call("write_file", {"text": "2025"}, raw='{"text": "2025"}'),
+                call("notify", {"channel": "ops"}, "call_aa3", raw='{"channel": "ops"}'),
+            ],
+        )
+    ]
+    spec = f'case "year" {{\n    question "{QUESTION}"\n    expect get_current_time()\n}}\n'
+    for name, text in (
+        ("trace.json", json.dumps(trace)),
+        ("spans.json", json.dumps(trace["spans"], indent=2)),
+    ):
+        log = tmp_path / name
+        log.write_text(text, encoding="utf-8")
+        fmt, samples, where = _read(log)
+        assert (name, fmt, summary(samples)) == (name, "otel", expected)
+        assert where == [("R410", 1)]
+        assert _paired(spec, log, PairingOptions("question")) == [
+            ("year", ["get_current_time", "write_file", "notify"])
+        ]
