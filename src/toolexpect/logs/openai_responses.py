@@ -6,8 +6,9 @@ provider-executed and built-in items (``mcp_call``, ``web_search_call``, ``file_
 ``code_interpreter_call``, ``image_generation_call``, ``computer_call``,
 ``local_shell_call``, ``shell_call``, ``apply_patch_call``, ``tool_search_call``) are kept
 with their item type as ``kind``, their arguments what the model asked for (a search's
-``action`` without its ``sources``, the ``queries``, the ``code``), never what came back. Streamed event lines are
-read from ``response.completed`` (also ``.incomplete`` and ``.failed``). A stream that stops
+``action`` without its ``sources``, the ``queries``, the ``code``), never what came back.
+Streamed event lines are read from ``response.completed`` (also ``.incomplete`` and
+``.failed``). A stream that stops
 before it is assembled from its events instead: ``output_item.done`` items as they are, items
 only ``added`` with their ``*_arguments.delta`` / ``custom_tool_call_input.delta`` pieces
 joined (or the ``*.done`` text), in ``output_index`` order. Arguments cut off mid-way are not
@@ -28,6 +29,7 @@ from toolexpect.logs._base import Context, Envelope, Record, envelope
 __all__ = ["NAME", "read", "response_sample", "sniff"]
 
 NAME = "openai-responses"
+
 
 def _asked(value: Any, *results: str) -> Any:
     """An item's request object without the fields that hold what came back (``results``)."""
