@@ -348,7 +348,7 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
         for trace_id, span_id, start, attrs, events in _spans(value):
             found = True
             key = str(trace_id) if trace_id is not None else ""
-            if isinstance(span_id, str | int) and not isinstance(span_id, bool):
+            if isinstance(span_id, str | int) and not isinstance(span_id, bool) and span_id:
                 if (key, str(span_id)) in seen:
                     ctx.report(
                         "R410",
