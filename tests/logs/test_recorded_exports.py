@@ -243,6 +243,12 @@ def test_a_json_document_written_on_one_line_reads_as_pretty_printed(tmp_path: P
             ("conv-2", ["get_weather"]),
         ]
         assert _read(log, "openai-chat")[1:] == (samples, [])
+    mixed = tmp_path / "mixed.jsonl"  # a list on a line, then a conversation per line
+    mixed.write_text(
+        json.dumps(conversations[:1]) + "\n" + json.dumps(conversations[1]) + "\n", encoding="utf-8"
+    )
+    fmt, samples, where = _read(mixed)
+    assert (fmt, summary(samples), [s.line for s in samples], where) == ("openai-chat", runs, [1, 2], [])
 
 
 def test_a_list_of_langchain_threads_on_one_line_is_a_run_per_thread(tmp_path: Path) -> None:

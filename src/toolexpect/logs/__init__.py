@@ -113,8 +113,8 @@ class LogReader:
             source = open_source(self.path, Context(self.path, self.diagnostics))
         ctx = Context(self.path, self.diagnostics, note)
         records: Iterable[Record] = source.records()
-        if self._spread and source.lines:
-            records = _spread_lines(records)
+        if source.lines:
+            records = _spread_lines(records, self.format)
         elif self._spread and isinstance(source.document, list):
             records = ((1, item) for item in source.document)
         if note is not None and self.format != "canonical":  # canonical hands its records over itself
@@ -125,10 +125,11 @@ class LogReader:
         return f"LogReader({self.path!r}, format={self.format!r})"
 
 
-def _spread_lines(records: Iterable[Record]) -> Iterator[Record]:
-    """Records with each list record's elements in its place, at its line."""
+def _spread_lines(records: Iterable[Record], fmt: str) -> Iterator[Record]:
+    """Records, a list record read as a document is: whole when ``fmt`` takes it whole, else
+    its elements in its place, at its line, when they fit ``fmt`` (a list written on one line)."""
     for line, value in records:
-        if isinstance(value, list):
+        if isinstance(value, list) and not fits(fmt, [value]) and fits(fmt, value[:_PROBE_RECORDS]):
             for item in value:
                 yield (line, item)
         else:
