@@ -264,7 +264,7 @@ def test_openai_responses_output_items() -> None:
                 ),
                 call(
                     "code_interpreter",
-                    {"code": "print(2**10)", "container_id": "cntr_1"},
+                    {"code": "print(2**10)"},
                     "ci_68",
                     "code_interpreter_call",
                 ),

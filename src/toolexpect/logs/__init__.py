@@ -94,7 +94,7 @@ class LogReader:
         self._spread = spread
         self._source = source
         self._read = False
-        self.splittable = source.splittable if source is not None else False
+        self.splittable = source.splittable and not spread if source is not None else False
         """Whether ``score -j`` may cut the log at line starts (a plain regular file)."""
 
     def __iter__(self) -> Iterator[RecordedSample]:
@@ -113,7 +113,9 @@ class LogReader:
             source = open_source(self.path, Context(self.path, self.diagnostics))
         ctx = Context(self.path, self.diagnostics, note)
         records: Iterable[Record] = source.records()
-        if self._spread and not source.lines and isinstance(source.document, list):
+        if source.lines:
+            records = _spread_lines(records, self.format)
+        elif self._spread and isinstance(source.document, list):
             records = ((1, item) for item in source.document)
         if note is not None and self.format != "canonical":  # canonical hands its records over itself
             records = noting(records, ctx)
@@ -121,6 +123,17 @@ class LogReader:
 
     def __repr__(self) -> str:
         return f"LogReader({self.path!r}, format={self.format!r})"
+
+
+def _spread_lines(records: Iterable[Record], fmt: str) -> Iterator[Record]:
+    """Records, a list record read as a document is: whole when ``fmt`` takes it whole, else
+    its elements in its place, at its line, when they fit ``fmt`` (a list written on one line)."""
+    for line, value in records:
+        if isinstance(value, list) and not fits(fmt, [value]) and fits(fmt, value[:_PROBE_RECORDS]):
+            for item in value:
+                yield (line, item)
+        else:
+            yield (line, value)
 
 
 def _once(path: str) -> LogError:
@@ -143,7 +156,7 @@ def open_log(path: str | os.PathLike[str], fmt: str = "auto") -> LogReader:
             if not probe:
                 first = probe_ctx.diagnostics[0].message if probe_ctx.diagnostics else "no records"
                 raise probe_ctx.fatal("R401", f"log has no readable JSON record ({first})", None)
-            chosen = _choose(fmt, probe, probe_ctx, "log")
+            chosen, spread = _choose_lines(fmt, probe, probe_ctx)
         else:
             chosen, spread = _choose_document(fmt, source.document, probe_ctx, "log")
     except LogError:
@@ -157,6 +170,21 @@ def open_log(path: str | os.PathLike[str], fmt: str = "auto") -> LogReader:
 def open_logs(paths: Iterable[str | os.PathLike[str]], fmt: str = "auto") -> list[LogReader]:
     """Every log named by ``paths`` (files, ``-``, folders, globs: see :func:`log_paths`)."""
     return [open_log(found, fmt) for given in paths for found in log_paths(os.fspath(given))]
+
+
+def _choose_lines(fmt: str, probe: list[Any], ctx: Context) -> tuple[str, bool]:
+    """Format of JSON Lines from their first records; ``spread`` when only the elements of
+    their list records fit (a JSON document written on one line, as ``json.dump`` does)."""
+    if fmt == "auto":
+        found = detect(probe)
+        if found is not None:
+            return found, False
+    elif fits(fmt, probe):
+        return fmt, False
+    items = [item for value in probe if isinstance(value, list) for item in value[:_PROBE_RECORDS]]
+    if items:
+        return _choose(fmt, items[:_PROBE_RECORDS], ctx, "log"), True
+    return _choose(fmt, probe, ctx, "log"), False
 
 
 def _choose_document(fmt: str, document: Any, ctx: Context, what: str) -> tuple[str, bool]:

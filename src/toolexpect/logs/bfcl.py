@@ -9,7 +9,9 @@ an expression, a set) keeps the call with its raw text and ``valid_json=False`` 
 
 Prompting-mode results are the model's text, read as BFCL reads it: backticks, new lines and
 spaces stripped from both ends (a ```` ```python ```` fence too), ``<TOOLCALL>`` tags
-removed, and the text put in brackets when it is not. Text that starts like a call but does
+removed, and ``[`` put before and ``]`` after where either is missing. A
+```` ```tool_code ```` fence (Gemma's calls) is read wherever it stands, one call per line
+or a list. Text that starts like a call but does
 not parse is an R404 that says where in the output parsing stopped; text that does not
 start like a call (``"I cannot help with that."``) is an answer in words: a sample with no
 calls, and no diagnostic.
@@ -31,20 +33,30 @@ NAME = "bfcl"
 
 _MAX_SOURCE = 1 << 20
 _CALL_START = re.compile(r"\[?\s*[A-Za-z_][\w.]*\s*\(")
-_FENCE = re.compile(r"^(?:python|py|json)?\s*\n")
+_FENCE = re.compile(r"^(?:python|py|json|tool_code)?\s*\n")
+_TOOL_CODE = re.compile(r"```tool_code[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _TAGS = re.compile(r"</?TOOLCALL>", re.IGNORECASE)
 
 
 def _prompted(text: str) -> str:
-    """Model output as BFCL's prompting decoder sees it, before brackets are added."""
+    """Model output as BFCL's prompting decoder sees it, before brackets are added; the
+    body of a ```` ```tool_code ```` fence (Gemma's calls) wherever it stands in the text."""
+    fenced = _TOOL_CODE.search(text)
+    if fenced is not None:
+        text = fenced[1]
     body = _TAGS.sub("", text).strip("`\n ")
     return _FENCE.sub("", body, count=1).strip("`\n ")
 
 
+def _bracketed(source: str) -> str:
+    """``source`` with ``[`` put before and ``]`` after where missing, as BFCL's decoder does."""
+    start = "" if source.startswith("[") else "["
+    return start + source + ("" if source.endswith("]") else "]")
+
+
 def _malformed(text: str, sid: Any, ctx: Context, line: int | None) -> None:
     """Report call text that does not parse, with the place in the output where it broke."""
-    body = _prompted(text)
-    source = body if body.startswith("[") and body.endswith("]") else f"[{body.strip('[]')}]"
+    source = _bracketed(_prompted(text))
     try:
         ast.parse(source, mode="eval")
     except SyntaxError as exc:
@@ -100,21 +112,33 @@ def _dotted(node: ast.expr) -> str | None:
     return None
 
 
+def _call_nodes(source: str) -> list[ast.expr] | None:
+    """The call nodes of ``source``: as it is, in brackets where missing (BFCL's decoder), or
+    one call per line (a ```` ```tool_code ```` block); ``None`` when it is not calls."""
+    for text, mode in ((source, "eval"), (_bracketed(source), "eval"), (source, "exec")):
+        try:
+            tree = ast.parse(text, mode=mode)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        if isinstance(tree, ast.Expression):
+            body = tree.body
+            nodes = body.elts if isinstance(body, ast.List | ast.Tuple) else [body]
+        else:
+            assert isinstance(tree, ast.Module)
+            if not all(isinstance(n, ast.Expr) for n in tree.body):
+                return None
+            nodes = [n.value for n in tree.body if isinstance(n, ast.Expr)]
+        return nodes if nodes and all(isinstance(n, ast.Call) for n in nodes) else None
+    return None
+
+
 def parse_call_string(text: str, ctx: Context, line: int | None) -> list[ToolCall | None] | None:
     """Calls of ``"[f(a=1), g()]"`` (or one bare call), or ``None`` if it is not that form."""
     source = _prompted(text)
     if not source or len(source) > _MAX_SOURCE:
         return None
-    try:
-        tree = ast.parse(source, mode="eval")
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        try:
-            tree = ast.parse(f"[{source}]", mode="eval")
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return None
-    body = tree.body
-    nodes = body.elts if isinstance(body, ast.List | ast.Tuple) else [body]
-    if not all(isinstance(n, ast.Call) for n in nodes):
+    nodes = _call_nodes(source)
+    if nodes is None:
         return None
     calls: list[ToolCall | None] = []
     for node in nodes:

@@ -3,7 +3,9 @@
 Three serialisations are read: plain ``model_dump`` dicts (``{"type": "ai", ...}``),
 ``messages_to_dict`` (``{"type": "ai", "data": {...}}``) and the lc constructor form
 (``{"lc": 1, "type": "constructor", "id": [..., "AIMessage"], "kwargs": {...}}``). A list of
-messages, or ``{"messages": [...]}`` (graph state), is one conversation, one sample.
+messages, ``{"messages": [...]}`` (graph state), or a LangGraph thread or thread state
+(``{"thread_id", "values": {"messages": [...]}}``; the thread id is the sample id) is one
+conversation, one sample.
 ``invalid_tool_calls`` are kept with their raw ``args`` text and ``valid_json=False``;
 the provider's raw ``additional_kwargs.tool_calls`` are used only when the parsed
 ``tool_calls`` are absent (the same call is not counted twice). A thread may mix the
@@ -78,13 +80,40 @@ def _is_tool_calls(value: Any) -> bool:
     )
 
 
+def _thread(value: Any) -> tuple[Any, list[Any]] | None:
+    """The id and messages of ``{"messages": [...]}`` (id ``id``) or of a LangGraph thread
+    or its state (``{"thread_id", "values": {"messages": [...]}}``), else ``None``."""
+    if not isinstance(value, dict):
+        return None
+    if isinstance(value.get("messages"), list):
+        return value.get("id"), value["messages"]
+    state = value.get("values")
+    if isinstance(state, dict) and isinstance(state.get("messages"), list):
+        return _thread_id(value), state["messages"]
+    return None
+
+
+def _thread_id(value: dict[str, Any]) -> Any:
+    """A LangGraph thread's id: ``thread_id``, a state's ``checkpoint.thread_id``, or a
+    ``StateSnapshot``'s ``config.configurable.thread_id``."""
+    if value.get("thread_id") is not None:
+        return value["thread_id"]
+    checkpoint = value.get("checkpoint")
+    if isinstance(checkpoint, dict) and checkpoint.get("thread_id") is not None:
+        return checkpoint["thread_id"]
+    config = value.get("config")
+    configurable = config.get("configurable") if isinstance(config, dict) else None
+    return configurable.get("thread_id") if isinstance(configurable, dict) else None
+
+
 def sniff(value: Any) -> bool:
-    """An AI message dump, a list of message dumps, or ``{"messages": [...]}`` of them, or
-    a message's ``tool_calls``."""
+    """An AI message dump, a list of message dumps, ``{"messages": [...]}`` of them or a
+    LangGraph thread state holding them, or a message's ``tool_calls``."""
     if (ai_fields(value) is not None and _is_message(value)) or _is_tool_calls(value):
         return True
-    if isinstance(value, dict) and isinstance(value.get("messages"), list):
-        value = value["messages"]
+    thread = _thread(value)
+    if thread is not None:
+        value = thread[1]
     return (
         isinstance(value, list)
         and bool(value)
@@ -189,9 +218,9 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
         if _is_tool_calls(value):
             yield ctx.sample(None, message_calls({"type": "ai", "tool_calls": value}, ctx, line), line)
             continue
-        if isinstance(value, dict) and isinstance(value.get("messages"), list):
-            sid = value.get("id")
-            value = value["messages"]
+        thread = _thread(value)
+        if thread is not None:
+            sid, value = thread
         if isinstance(value, list):
             calls: list[ToolCall | None] = []
             for message in value:

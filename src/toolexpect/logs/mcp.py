@@ -6,6 +6,9 @@ request dumped by the ``mcp`` SDK (``{"method": "tools/call", "params": {...}}``
 ``jsonrpc``) reads too. Each session is one sample of its ``tools/call`` requests, in order:
 a session starts at an ``initialize`` request (JSON-RPC ids start again there), so a log of
 several sessions gives several samples, none with an id (each one run; see ``docs/logs.md``).
+A proxy's record that names its session (:data:`SESSION_FIELDS`) puts its messages in that
+session, whatever was logged between, and the session's id is the sample id. Pairing reads
+a session's facts (``--case-from``, the question) from the fields of its records.
 The JSON-RPC id is the call id. A request logged twice in one session (same id, same tool
 and arguments) counts once, with an R410 note; a request that reuses an id for another call
 is kept. Responses and other methods are ignored.
@@ -19,7 +22,7 @@ from typing import Any
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.logs._base import Context, Record
 
-__all__ = ["NAME", "read", "sniff"]
+__all__ = ["NAME", "SESSION_FIELDS", "read", "sniff"]
 
 NAME = "mcp"
 
@@ -55,14 +58,40 @@ def sniff(value: Any) -> bool:
     return _is_message(value)
 
 
-class _Session:
-    """The calls of one session, and the requests seen by JSON-RPC id."""
+SESSION_FIELDS = ("session", "session_id", "sessionId", "mcp_session_id", "mcpSessionId")
+"""Fields of a proxy's record that name the MCP session it belongs to, the first present wins."""
 
-    def __init__(self, number: int) -> None:
+
+def _session_key(value: Any) -> str | None:
+    """The session a proxy's record names (``session``, ``session_id``, ...), else ``None``."""
+    if not isinstance(value, dict) or "jsonrpc" in value or "method" in value:
+        return None
+    for field in SESSION_FIELDS:
+        key = value.get(field)
+        if isinstance(key, str) and key:
+            return key
+        if isinstance(key, int) and not isinstance(key, bool):
+            return str(key)
+    return None
+
+
+class _Session:
+    """The calls of one session, the requests seen by JSON-RPC id, and the fields of its
+    records (the earliest record's first), which pairing reads."""
+
+    def __init__(self, number: int, key: str | None) -> None:
         self.number = number
+        self.key = key
         self.line: int | None = None
         self.calls: list[ToolCall] = []
         self.seen: dict[str, tuple[str, Any]] = {}
+        self.fields: dict[str, Any] = {}
+
+    def note(self, record: Any) -> None:
+        """Keep the fields of a record of this session that an earlier one did not have."""
+        if isinstance(record, dict):
+            for name, value in record.items():
+                self.fields.setdefault(name, value)
 
     def add(self, message: dict[str, Any], params: dict[str, Any], ctx: Context, line: int | None) -> None:
         self.line = self.line or line
@@ -83,15 +112,37 @@ class _Session:
             self.calls.append(call)
 
     def sample(self, ctx: Context) -> RecordedSample:
-        """The session's sample; no call is dropped here (a reused id names another call)."""
-        return RecordedSample(None, tuple(self.calls), ctx.path, self.line)
+        """The session's sample, its facts read from its records' fields when pairing asks;
+        no call is dropped here (a reused id names another call)."""
+        facts = ctx.note(self.fields, self.key) if ctx.note is not None else None
+        return RecordedSample(self.key, tuple(self.calls), ctx.path, self.line, facts)
+
+
+class _Sessions:
+    """The sessions of a log in order of their start; the one each session key is in now."""
+
+    def __init__(self) -> None:
+        self.all: list[_Session] = []
+        self.current: dict[str | None, _Session] = {}
+
+    def open(self, key: str | None) -> _Session:
+        """A new session under ``key`` (a later ``initialize`` under a key starts another)."""
+        session = self.current[key] = _Session(len(self.all) + 1, key)
+        self.all.append(session)
+        return session
+
+    def of(self, key: str | None) -> _Session:
+        """The session of ``key`` now, opened when there is none (a log started mid-session)."""
+        found = self.current.get(key)
+        return found if found is not None else self.open(key)
 
 
 def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
-    """One sample per session with its ``tools/call`` requests."""
-    session = _Session(1)
-    for line, value in records:
-        value = _unwrap(value)
+    """One sample per session with its ``tools/call`` requests, in order of their start."""
+    sessions = _Sessions()
+    for line, record in records:
+        key = _session_key(record)
+        value = _unwrap(record)
         messages = value if isinstance(value, list) else [value]
         for message in messages:
             if not _is_message(message):
@@ -99,10 +150,11 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
                 continue
             method = message.get("method")
             if method == "initialize" and "id" in message:
-                if session.line is not None:
-                    yield session.sample(ctx)
-                    session = _Session(session.number + 1)
+                session = sessions.current.get(key)
+                if session is None or session.line is not None:
+                    session = sessions.open(key)
                 session.line = line
+                session.note(record)
                 continue
             if method != "tools/call":
                 continue
@@ -110,6 +162,8 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             if not isinstance(params, dict):
                 ctx.report("R404", "a tools/call request without params was skipped", line)
                 continue
+            session = sessions.of(key)
+            session.note(record)
             session.add(message, params, ctx, line)
-    if session.line is not None or session.number == 1:
+    for session in sessions.all or [_Session(1, None)]:
         yield session.sample(ctx)

@@ -2,10 +2,13 @@
 
 ``function_call`` items become calls (``call_id`` as id, ``arguments`` decoded);
 ``custom_tool_call`` items keep their free-text ``input`` as ``{"input": ...}``;
-provider-executed items (``mcp_call``, ``web_search_call``, ``file_search_call``,
+provider-executed and built-in items (``mcp_call``, ``web_search_call``, ``file_search_call``,
 ``code_interpreter_call``, ``image_generation_call``, ``computer_call``,
-``local_shell_call``) are kept with their item type as ``kind``. Streamed event lines are
-read from ``response.completed`` (also ``.incomplete`` and ``.failed``). A stream that stops
+``local_shell_call``, ``shell_call``, ``apply_patch_call``, ``tool_search_call``) are kept
+with their item type as ``kind``, their arguments what the model asked for (a search's
+``action`` without its ``sources``, the ``queries``, the ``code``), never what came back.
+Streamed event lines are read from ``response.completed`` (also ``.incomplete`` and
+``.failed``). A stream that stops
 before it is assembled from its events instead: ``output_item.done`` items as they are, items
 only ``added`` with their ``*_arguments.delta`` / ``custom_tool_call_input.delta`` pieces
 joined (or the ``*.done`` text), in ``output_index`` order. Arguments cut off mid-way are not
@@ -17,7 +20,7 @@ before the response and are read first (a call id seen twice counts once).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from toolexpect.calls import RecordedSample, ToolCall
@@ -27,13 +30,38 @@ __all__ = ["NAME", "read", "response_sample", "sniff"]
 
 NAME = "openai-responses"
 
-_PROVIDER = {
-    "web_search_call": ("web_search", ("action",)),
-    "file_search_call": ("file_search", ("queries",)),
-    "code_interpreter_call": ("code_interpreter", ("code", "container_id")),
-    "image_generation_call": ("image_generation", ()),
-    "computer_call": ("computer", ("action",)),
-    "local_shell_call": ("local_shell", ("action",)),
+
+def _asked(value: Any, *results: str) -> Any:
+    """An item's request object without the fields that hold what came back (``results``)."""
+    if isinstance(value, dict):
+        return {k: v for k, v in value.items() if k not in results}
+    return value
+
+
+def _fields(item: dict[str, Any], *keys: str) -> dict[str, Any]:
+    return {k: item[k] for k in keys if k in item}
+
+
+def _computer(item: dict[str, Any]) -> Any:
+    """A ``computer_call``'s ``action``, or its batched ``actions`` as ``{"actions": [...]}``."""
+    if item.get("action") is None and isinstance(item.get("actions"), list):
+        return {"actions": item["actions"]}
+    return item.get("action")
+
+
+_PROVIDER: dict[str, tuple[str, Callable[[dict[str, Any]], Any]]] = {
+    # What the model asked for, never what came back: a search's ``sources``, a file
+    # search's ``results``, the interpreter's ``outputs`` and container, an image's
+    # ``result``, an MCP call's ``output`` are left out.
+    "web_search_call": ("web_search", lambda item: _asked(item.get("action"), "sources")),
+    "file_search_call": ("file_search", lambda item: _fields(item, "queries")),
+    "code_interpreter_call": ("code_interpreter", lambda item: _fields(item, "code")),
+    "image_generation_call": ("image_generation", lambda item: {}),
+    "computer_call": ("computer", _computer),
+    "local_shell_call": ("local_shell", lambda item: item.get("action")),
+    "shell_call": ("shell", lambda item: item.get("action")),
+    "apply_patch_call": ("apply_patch", lambda item: item.get("operation")),
+    "tool_search_call": ("tool_search", lambda item: item.get("arguments")),
 }
 _ITEM_TYPES = ("function_call", "mcp_call", "custom_tool_call", *_PROVIDER)
 
@@ -81,12 +109,9 @@ def item_call(item: Any, ctx: Context, line: int | None) -> ToolCall | None:
         cid = item.get("call_id") or item.get("id")
         return ctx.call(item.get("name"), {"input": item.get("input")}, cid, line, kind)
     if isinstance(kind, str) and kind in _PROVIDER:
-        name, keys = _PROVIDER[kind]
-        args = {k: item[k] for k in keys if k in item}
-        if len(keys) == 1 and isinstance(args.get(keys[0]), dict):
-            args = args[keys[0]]
+        name, arguments = _PROVIDER[kind]
         cid = item.get("call_id") or item.get("id")
-        return ctx.call(name, args, cid, line, kind)
+        return ctx.call(name, arguments(item), cid, line, kind)
     return None
 
 

@@ -14,8 +14,9 @@ time. A model span's calls are read from the first of these that it has:
 ``eventName`` or the ``event.name`` attribute, the content in the body) are read too, ordered
 by time; a trace takes them only when its spans recorded no model calls. Calls also come
 from ``execute_tool`` spans (``gen_ai.tool.name``, ``gen_ai.tool.call.arguments``,
-``gen_ai.tool.call.id``). A call seen twice counts once, by call id; ``execute_tool``
-spans without a call id are used only when the trace has no model-span calls.
+``gen_ai.tool.call.id``). A call seen twice counts once, by call id; an ``execute_tool``
+span without a call id repeats the earliest model-span call not yet run of its tool and
+arguments, and is a call of its own when there is none (a tool no model call names).
 OpenInference attributes (``llm.output_messages.<i>.message.tool_calls.<j>.tool_call.*`` on
 ``LLM`` spans, ``TOOL`` spans with ``tool.name``) are read as the last form of model-span calls
 and as tool spans (see :mod:`toolexpect.logs.openinference`). A trace whose model spans hold
@@ -24,11 +25,16 @@ gives an R411 warning naming the setting that turns content capture on; its samp
 (see :mod:`toolexpect.logs.otel_content`).
 Typed attribute values are decoded (``intValue`` given as a decimal string becomes an int).
 Files hold one OTLP request, or one per line (the collector's file exporter); a plain
-span list (``{"name", "context", "attributes": {...}}`` as the Python SDK prints) also reads.
+span list (``{"name", "context", "attributes": {...}}`` as the Python SDK prints) also reads,
+and so does any-agent's ``AgentTrace`` export (``{"spans": [...], "final_output"}``, integer
+trace ids written as hex): its ``call_llm`` spans' ``gen_ai.output`` (type ``json``) names
+calls as ``{"tool.name", "tool.args"}``, its ``execute_tool`` spans hold ``gen_ai.tool.args``.
+A span logged twice (the same span id in its trace) is read once, with an R410 note.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -51,7 +57,13 @@ def sniff(value: Any) -> bool:
             isinstance(value.get("resourceSpans", value.get("resource_spans")), list)
             or isinstance(value.get("resourceLogs", value.get("resource_logs")), list)
             or _is_sdk_span(value)
+            or _span_list(value.get("spans"))
         )
+    return _span_list(value)
+
+
+def _span_list(value: Any) -> bool:
+    """A non-empty list of SDK span dumps (the first few checked)."""
     return isinstance(value, list) and bool(value) and all(_is_sdk_span(s) for s in value[:3])
 
 
@@ -132,15 +144,26 @@ def _events(items: Any) -> list[Event]:
     return events
 
 
-def _spans(value: Any) -> Iterator[tuple[Any, int, dict[str, Any], list[Event]]]:
-    """(trace id, start time, attributes, events) of each span of one record."""
+def _sdk_id(value: Any, width: int) -> Any:
+    """An SDK dump's trace or span id: an integer (any-agent's ``AgentSpan``) as hex."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return format(value, f"0{width}x")
+    return value
+
+
+def _spans(value: Any) -> Iterator[tuple[Any, Any, int, dict[str, Any], list[Event]]]:
+    """(trace id, span id, start time, attributes, events) of each span of one record."""
+    if isinstance(value, dict) and _span_list(value.get("spans")):
+        value = value["spans"]  # any-agent's AgentTrace: {"spans": [...], "final_output": ...}
     if isinstance(value, list):
         for span in value:
             if _is_sdk_span(span):
                 start = span.get("start_time")
+                context = span["context"]
                 yield (
-                    span["context"].get("trace_id"),
-                    0,
+                    _sdk_id(context.get("trace_id"), 32),
+                    _sdk_id(context.get("span_id"), 16),
+                    start if isinstance(start, int) and not isinstance(start, bool) else 0,
                     span["attributes"] | {"__start": start if isinstance(start, str) else ""},
                     _events(span.get("events")),
                 )
@@ -165,7 +188,8 @@ def _spans(value: Any) -> Iterator[tuple[Any, int, dict[str, Any], list[Event]]]
                     attributes = _attributes(span.get("attributes"))
                     if shared:
                         attributes = shared | attributes
-                    yield trace, _start(span), attributes, _events(span.get("events"))
+                    span_id = span.get("spanId", span.get("span_id"))
+                    yield trace, span_id, _start(span), attributes, _events(span.get("events"))
 
 
 def _log_events(value: Any) -> Iterator[tuple[Any, int, Event]]:
@@ -262,6 +286,30 @@ def _flat_calls(attrs: dict[str, Any], ctx: Context, line: int | None) -> list[T
     ]
 
 
+def _llm_output_calls(attrs: dict[str, Any], ctx: Context, line: int | None) -> list[ToolCall | None]:
+    """Calls of an any-agent ``call_llm`` span: its ``gen_ai.output`` (``genai.output`` in
+    early releases) of type ``json``, a list of ``{"tool.name", "tool.args"}`` or of Chat
+    Completions ``tool_calls``."""
+    if attrs.get("gen_ai.operation.name") != "call_llm":
+        return []
+    for prefix in ("gen_ai.output", "genai.output"):
+        if prefix in attrs and attrs.get(f"{prefix}.type") == "json":
+            raw = _json_value(attrs[prefix], prefix, ctx, line)
+            break
+    else:
+        return []
+    calls: list[ToolCall | None] = []
+    for item in raw if isinstance(raw, list) else []:
+        if not isinstance(item, dict):
+            continue
+        if "tool.name" in item:
+            calls.append(ctx.call(item["tool.name"], item.get("tool.args"), item.get("tool.call.id"), line))
+        elif isinstance(item.get("function"), dict):
+            function = item["function"]
+            calls.append(ctx.call(function.get("name"), function.get("arguments"), item.get("id"), line))
+    return calls
+
+
 def _span_calls(
     attrs: dict[str, Any], events: list[Event], ctx: Context, line: int | None
 ) -> list[ToolCall | None]:
@@ -271,18 +319,45 @@ def _span_calls(
         or _event_calls(events, ctx, line)
         or _flat_calls(attrs, ctx, line)
         or openinference.model_calls(attrs, ctx, line)
+        or _llm_output_calls(attrs, ctx, line)
     )
+
+
+def _tool_arguments(attrs: dict[str, Any]) -> Any:
+    """An ``execute_tool`` span's arguments: ``gen_ai.tool.call.arguments``, or any-agent's
+    ``gen_ai.tool.args`` (JSON text, in some releases the JSON text of that text)."""
+    if "gen_ai.tool.call.arguments" in attrs:
+        return attrs["gen_ai.tool.call.arguments"]
+    raw = attrs.get("gen_ai.tool.args")
+    if isinstance(raw, str) and raw.startswith('"'):
+        try:
+            inner = json.loads(raw)
+        except (ValueError, RecursionError):
+            return raw
+        return inner if isinstance(inner, str) else raw
+    return raw
 
 
 def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
     """One sample per trace id, in order of first appearance."""
     traces: dict[str, _Trace] = {}
+    seen: set[tuple[str, str]] = set()
     seq = 0
     for line, value in records:
         found = False
-        for trace_id, start, attrs, events in _spans(value):
+        for trace_id, span_id, start, attrs, events in _spans(value):
             found = True
             key = str(trace_id) if trace_id is not None else ""
+            if isinstance(span_id, str | int) and not isinstance(span_id, bool) and span_id:
+                if (key, str(span_id)) in seen:
+                    ctx.report(
+                        "R410",
+                        f"span {span_id} of trace {key or '(none)'} is logged again; read once",
+                        line,
+                        help="an exporter or a copy wrote the same span twice",
+                    )
+                    continue
+                seen.add((key, str(span_id)))
             trace = traces.setdefault(key, _Trace(line))
             seq += 1
             trace.spans.append((start, seq, line, attrs, events))
@@ -302,7 +377,7 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             if attrs.get("gen_ai.operation.name") == "execute_tool":
                 tool = ctx.call(
                     attrs.get("gen_ai.tool.name"),
-                    attrs.get("gen_ai.tool.call.arguments"),
+                    _tool_arguments(attrs),
                     attrs.get("gen_ai.tool.call.id"),
                     line,
                 )
@@ -317,23 +392,48 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             ]
             has_model = any(c is not None for c in logged)
             per_span.insert(0, (logged, None))
-        # A tool span that names a model-span call (same id and tool) runs that call: it is
-        # not counted again (its arguments may be missing, the attribute being opt-in).
-        named = {(c.id, c.name) for model, _ in per_span for c in model if c is not None and c.id}
         calls: list[ToolCall | None] = []
+        pending: list[ToolCall] = []
         for model, tool in per_span:
             calls.extend(model)
-            if tool is not None and (tool.id, tool.name) in named:
+            pending.extend(c for c in model if c is not None)
+            if tool is None:
                 continue
-            # Without an id a tool span can only be told apart when no model span recorded calls.
-            if tool is not None and (tool.id is not None or not has_model):
+            run = _run_of(tool, pending)
+            if run is None:
                 calls.append(tool)
+            elif run.id is None and tool.id is not None:
+                # The tool span knows the call's id, its model span did not.
+                index = next(i for i, c in enumerate(calls) if c is run)
+                calls[index] = dataclasses.replace(run, id=tool.id)
         if not any(tool for _, tool in per_span):
             spans = [(attrs, events) for _start_ns, _seq, _line, attrs, events in trace.spans]
             logs = [event for _when, _seq, _line, event in trace.logs]
             warn_without_content(trace_id, spans, logs, ctx, trace.line)
         record = _trace_attributes(trace) if ctx.note is not None else None
         yield ctx.sample(trace_id or None, calls, trace.line, record)
+
+
+def _run_of(tool: ToolCall, pending: list[ToolCall]) -> ToolCall | None:
+    """The model-span call of ``pending`` that a tool span runs (taken from ``pending``), or
+    ``None`` when the tool span is a call of its own.
+
+    A tool span with a call id runs the model call of that id and tool. Otherwise it runs the
+    earliest model call not yet run of the same tool and the same arguments (any arguments
+    when the span recorded none) that has no other id; a tool no model call names, or other
+    arguments, is a call of its own.
+    """
+    match: ToolCall | None = None
+    if tool.id is not None:
+        match = next((c for c in pending if c.id == tool.id and c.name == tool.name), None)
+    if match is None:
+        same = [c for c in pending if c.name == tool.name and (tool.id is None or c.id is None)]
+        match = next((c for c in same if c.arguments == tool.arguments), None)
+        if match is None and not tool.arguments and tool.raw_arguments is None:
+            match = same[0] if same else None
+    if match is not None:
+        pending.remove(match)
+    return match
 
 
 def _trace_attributes(trace: _Trace) -> dict[str, Any]:
