@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeAlias
 
 from toolexpect.calls import RecordedSample, SampleFacts, ToolCall
@@ -176,6 +176,12 @@ class Context:
             return RecordedSample(sid, dedupe(calls), self.path, line)
         facts = note(self.record if record is None else record, sid)
         return RecordedSample(sid, dedupe(calls), self.path, line, facts)
+
+
+    def failed(self, sample_id: Any, error: str, line: int | None) -> RecordedSample:
+        """The sample of a request that failed (``error``: the provider's words for it): no
+        calls, and an error of the case it pairs with (see ``RecordedSample.error``)."""
+        return replace(self.sample(sample_id, (), line), error=error)
 
 
 def noting(records: Iterable[Record], ctx: Context) -> Iterator[Record]:

@@ -36,7 +36,7 @@ __all__ = ["Runs"]
 class _Run:
     """One run being put together (internal, mutable, owned by one :class:`Runs`)."""
 
-    __slots__ = ("calls", "facts", "id", "ids", "line", "order", "path")
+    __slots__ = ("calls", "error", "facts", "id", "ids", "line", "order", "path")
 
     def __init__(self, sample: RecordedSample, order: int) -> None:
         self.id = sample.id
@@ -46,11 +46,16 @@ class _Run:
         self.path = sample.path
         self.line = sample.line
         self.facts: SampleFacts | None = sample.facts
-        self.add(sample.calls)
+        self.error: str | None = None
+        """Why the first failed request among the run's records failed: the run is an error."""
+        self.add(sample.calls, sample.error)
 
-    def add(self, calls: tuple[ToolCall, ...]) -> None:
+    def add(self, calls: tuple[ToolCall, ...], error: str | None = None) -> None:
         """Add a record's calls: all of them when they begin with the run's (a record that
-        logs the conversation so far), else those whose call id the run does not hold."""
+        logs the conversation so far), else those whose call id the run does not hold; a
+        record whose request failed (``error``) makes the run an error."""
+        if self.error is None:
+            self.error = error
         held = len(self.calls)
         if held and len(calls) >= held and list(calls[:held]) == self.calls:
             calls = calls[held:]
@@ -63,7 +68,7 @@ class _Run:
             self.calls.append(call)
 
     def sample(self) -> RecordedSample:
-        return RecordedSample(self.id, tuple(self.calls), self.path, self.line, self.facts)
+        return RecordedSample(self.id, tuple(self.calls), self.path, self.line, self.facts, self.error)
 
 
 def _digest(text: str) -> int:
@@ -114,7 +119,7 @@ class Runs:
             if run is None:
                 run = self._start(sample, order)
             else:
-                run.add(sample.calls)
+                run.add(sample.calls, sample.error)
             self._ends[history[-1]] = run
             if self.by_key and key is not None:
                 self._latest[key] = run
@@ -125,7 +130,7 @@ class Runs:
         if run is None:
             run = self._latest[key] = self._start(sample, order)
         else:
-            run.add(sample.calls)
+            run.add(sample.calls, sample.error)
         return None
 
     def holds(self, sample: RecordedSample, key: str | None) -> bool:
