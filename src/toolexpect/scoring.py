@@ -303,7 +303,11 @@ def score_partition(
         error = sample.error
         for number in chosen:
             compiled = targets[number].compiled
-            run = compiled.evaluate(sample.calls) if error is None else compiled.failed(error, sample.path, sample.line)
+            run = (
+                compiled.evaluate(sample.calls)
+                if error is None
+                else compiled.failed(error, sample.path, sample.line)
+            )
             tallies[number].add(run, sample.calls)
             if keep:
                 runs[number].append(run)

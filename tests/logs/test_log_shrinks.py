@@ -24,7 +24,9 @@ SPEC = 'case "a" {\n    expect get_weather(city="Berlin")\n}\n'
 
 
 def _line(number: int) -> str:
-    return json.dumps({"id": "a", "n": number, "tool_calls": [{"name": "get_weather", "arguments": {"city": "Berlin"}}]})
+    return json.dumps(
+        {"id": "a", "n": number, "tool_calls": [{"name": "get_weather", "arguments": {"city": "Berlin"}}]}
+    )
 
 
 def _write_log(path: Path) -> list[int]:

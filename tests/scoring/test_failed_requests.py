@@ -66,7 +66,9 @@ def _oslo_succeeded(tmp_path: Path) -> Path:
         "type": "message",
         "role": "assistant",
         "model": "claude-sonnet-4-5",
-        "content": [{"type": "tool_use", "id": "toolu_01Oslo", "name": "get_weather", "input": {"city": "Oslo"}}],
+        "content": [
+            {"type": "tool_use", "id": "toolu_01Oslo", "name": "get_weather", "input": {"city": "Oslo"}}
+        ],
         "stop_reason": "tool_use",
         "usage": {"input_tokens": 40, "output_tokens": 30},
     }
@@ -189,7 +191,15 @@ def test_an_error_from_the_log_reaches_the_terminal_escaped(
     log = tmp_path / "batch.jsonl"
     hostile = "\x1b[2J\x1b[32mall green\x1b[0m\nok"
     log.write_text(
-        json.dumps({"custom_id": "weather-paris", "result": {"type": "errored", "error": {"type": "error", "error": {"type": "api_error", "message": hostile}}}})
+        json.dumps(
+            {
+                "custom_id": "weather-paris",
+                "result": {
+                    "type": "errored",
+                    "error": {"type": "error", "error": {"type": "api_error", "message": hostile}},
+                },
+            }
+        )
         + "\n",
         encoding="utf-8",
     )
@@ -235,7 +245,9 @@ def test_snapshot_writes_a_case_from_its_runs_that_happened(
 ) -> None:
     """A case with one run that succeeded and one whose request failed is written from the
     one that succeeded."""
-    code, _, err = _run(capsys, "snapshot", _oslo_succeeded(tmp_path), ANTHROPIC, "--out", tmp_path / "snap.expect")
+    code, _, err = _run(
+        capsys, "snapshot", _oslo_succeeded(tmp_path), ANTHROPIC, "--out", tmp_path / "snap.expect"
+    )
     assert code == 0, err
     written = (tmp_path / "snap.expect").read_text(encoding="utf-8")
     assert 'case "weather-oslo" {\n    expect get_weather(city="Oslo")\n}' in written

@@ -177,7 +177,6 @@ class Context:
         facts = note(self.record if record is None else record, sid)
         return RecordedSample(sid, dedupe(calls), self.path, line, facts)
 
-
     def failed(self, sample_id: Any, error: str, line: int | None) -> RecordedSample:
         """The sample of a request that failed (``error``: the provider's words for it): no
         calls, and an error of the case it pairs with (see ``RecordedSample.error``)."""

@@ -11,9 +11,9 @@ be shared by threads.
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from toolexpect.calls import ToolCall
