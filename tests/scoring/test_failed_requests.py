@@ -263,3 +263,26 @@ def test_a_run_joined_from_records_one_of_which_failed_is_an_error() -> None:
     assert runs.add(RecordedSample("a", (), facts=facts, error="expired"), "k") is None
     [(_, joined)] = list(runs.held())
     assert joined.error == "expired"
+
+
+def test_the_python_api_refuses_the_calls_of_a_request_that_failed() -> None:
+    """``calls_from`` of an SDK batch result that errored: a ValueError saying the request
+    failed (quoting the error), not an empty list of calls to score."""
+    from anthropic.types import ErrorResponse, OverloadedError
+    from anthropic.types.messages import MessageBatchErroredResult, MessageBatchIndividualResponse
+
+    from toolexpect import calls_from
+
+    result = MessageBatchIndividualResponse(
+        custom_id="weather-paris",
+        result=MessageBatchErroredResult(
+            type="errored",
+            error=ErrorResponse(
+                type="error",
+                error=OverloadedError(type="overloaded_error", message="Overloaded"),
+                request_id=None,
+            ),
+        ),
+    )
+    with pytest.raises(ValueError, match=r'request failed \("errored: overloaded_error: Overloaded"\)'):
+        calls_from(result)
