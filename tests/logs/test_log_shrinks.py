@@ -166,3 +166,31 @@ def test_a_block_of_a_log_that_shrank_since_it_was_cut_is_an_r406(tmp_path: Path
         list(read_lines(str(log), ctx, *last))
     assert caught.value.diagnostic.code == "R406"
     assert f"held {last[1]:,} bytes" in caught.value.diagnostic.message
+
+
+def test_a_shard_of_a_log_that_shrank_since_it_was_surveyed_reports_r406(tmp_path: Path) -> None:
+    """On any engine (``score --dask``, Spark, Ray): the shards of a log surveyed, then the
+    log cut to a quarter; its last shard is a partial score without runs whose finding is the
+    R406, which makes the report's log unreadable."""
+    from toolexpect.model import Spec
+    from toolexpect.scoring import CompiledSpecs
+    from toolexpect.shards import numbered, score_shard, survey_log
+    from toolexpect.specfile import parse_spec_source
+
+    log = tmp_path / "run.jsonl"
+    ends = _write_log(log)
+    shards = survey_log(str(log), 0, blocksize=ends[-1] // 2 + 1)
+    assert [shard.block is not None for shard in shards] == [True, True]
+    os.truncate(log, ends[RUNS // 4])
+    spec = parse_spec_source(SPEC, "text", name="w.expect").spec
+    assert isinstance(spec, Spec)
+    compiled = CompiledSpecs.of([spec])
+    partial = compiled.empty()
+    for shard in shards:
+        found = score_shard(compiled, shard)
+        assert found is not None
+        partial = partial.merge(found)
+    report = compiled.finish(numbered(partial))
+    assert report.unreadable_partitions == 1
+    [finding] = report.log_diagnostics
+    assert (finding.code, finding.path) == ("R406", str(log))
