@@ -161,7 +161,7 @@ def lines(
             raw = handle.readline(longest + 1)
             if not raw:
                 if size is not None and left is not None:  # a block cut when the log was longer
-                    raise shrank(start + size, start + size - left)
+                    raise shrank(start + size, start + size - left, "at least when it was cut into blocks")
                 break
             if len(raw) > longest:
                 raise _line_too_long(ctx, lineno + 1)

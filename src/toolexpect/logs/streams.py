@@ -34,10 +34,10 @@ class Shrank(OSError):
     """A regular file that ended before the bytes it held when it was opened were read."""
 
 
-def shrank(held: int, read: int) -> Shrank:
-    """The error of a log that held ``held`` bytes when it was opened and ended after ``read``."""
+def shrank(held: int, read: int, when: str = "when it was opened") -> Shrank:
+    """The error of a log that held ``held`` bytes ``when`` and ended after ``read``."""
     return Shrank(
-        f"the log shrank while it was read: it held {held:,} bytes when opened and ended after "
+        f"the log shrank while it was read: it held {held:,} bytes {when} and ended after "
         f"{read:,}, so its last records were not read (rotated with copytruncate, or "
         "rewritten?); reading stopped"
     )
