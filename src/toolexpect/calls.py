@@ -84,6 +84,10 @@ class RecordedSample:
     """The ordered calls of one recorded run, with the id that pairs it with a case.
 
     ``facts`` is set when the sample was read for pairing (see ``toolexpect.pairing``).
+    ``error`` is set for a request that failed, as its provider worded the failure (a batch
+    request that errored, expired or was canceled): the run never happened, so the sample
+    holds no calls, and the case it pairs with is an error whatever it requires; ``snapshot``
+    leaves it out.
     """
 
     id: str | None
@@ -91,6 +95,7 @@ class RecordedSample:
     path: str | None = field(default=None, compare=False)
     line: int | None = field(default=None, compare=False)
     facts: SampleFacts | None = field(default=None, compare=False)
+    error: str | None = None
 
 
 def same_call(a: ToolCall, b: ToolCall) -> bool:

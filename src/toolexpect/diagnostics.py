@@ -110,6 +110,7 @@ _TABLE: tuple[Code, ...] = (
     Code("R403", "invalid-arguments", Severity.WARNING, "call arguments that are not valid JSON"),
     Code("R404", "invalid-record", Severity.ERROR, "a record of the right format with a wrong shape"),
     Code("R405", "log-too-large", Severity.ERROR, "a log line or document beyond the size limit"),
+    Code("R406", "log-shrank", Severity.ERROR, "a log that grew shorter while it was read"),
     Code("R410", "duplicate-call", Severity.NOTE, "a call logged twice, counted once"),
     Code("R411", "no-call-content", Severity.WARNING, "a trace whose spans do not record call content"),
     Code("R420", "unpaired-runs", Severity.WARNING, "recorded runs and cases that did not pair"),
@@ -135,6 +136,7 @@ _TABLE: tuple[Code, ...] = (
     Code("S704", "sample-without-case", Severity.WARNING, "a sample without an id among samples with ids"),
     Code("S705", "snapshot-fault", Severity.ERROR, "a case that would not read back or pass its runs"),
     Code("S706", "case-not-rewritable", Severity.WARNING, "a failing case --update cannot rewrite in place"),
+    Code("S707", "failed-request", Severity.NOTE, "a run whose request failed, left out of the snapshot"),
 )
 
 CODES: dict[str, Code] = {entry.code: entry for entry in _TABLE}

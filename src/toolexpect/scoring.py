@@ -300,8 +300,14 @@ def score_partition(
             else:
                 untracked += 1
             continue
+        error = sample.error
         for number in chosen:
-            run = targets[number].compiled.evaluate(sample.calls)
+            compiled = targets[number].compiled
+            run = (
+                compiled.evaluate(sample.calls)
+                if error is None
+                else compiled.failed(error, sample.path, sample.line)
+            )
             tallies[number].add(run, sample.calls)
             if keep:
                 runs[number].append(run)

@@ -310,7 +310,8 @@ def test_openai_responses_stream_cut_off_is_assembled_from_its_events() -> None:
 
 
 def test_openai_batch_output() -> None:
-    """custom_id is the sample id; an errored request is R404 and a sample without calls."""
+    """custom_id is the sample id; an expired request is a sample that failed, with the
+    API's error, and no finding (the line was read)."""
     fmt, samples, codes = read("openai-batch/output.jsonl")
     assert fmt == "openai-batch"
     assert summary(samples) == [
@@ -328,7 +329,12 @@ def test_openai_batch_output() -> None:
         ("case-2", []),
         ("case-3", [call("lookup", {}, "call_b3", raw="{}")]),
     ]
-    assert codes == ["R404"]
+    assert [s.error for s in samples] == [
+        None,
+        "batch_expired: This request could not be executed before the completion window expired.",
+        None,
+    ]
+    assert codes == []
 
 
 def test_openai_batch_input() -> None:
@@ -400,14 +406,16 @@ def test_anthropic_stream_input_json_delta() -> None:
 
 
 def test_anthropic_batch_results() -> None:
-    """custom_id as id; an errored result is R404 and a sample without calls."""
+    """custom_id as id; an errored result is a sample that failed, with its error, and no
+    finding (the line was read)."""
     fmt, samples, codes = read("anthropic/batch_results.jsonl")
     assert fmt == "anthropic"
     assert summary(samples) == [
         ("my-first-request", [call("lookup_order", {"order_id": "A-1001"}, "toolu_b1")]),
         ("my-second-request", []),
     ]
-    assert codes == ["R404"]
+    assert [s.error for s in samples] == [None, "errored: invalid_request_error: Validation error"]
+    assert codes == []
 
 
 # --- Gemini ------------------------------------------------------------------------------

@@ -136,8 +136,9 @@ def test_gemini_stream_array_is_one_response() -> None:
     assert codes == []
 
 
-def test_gemini_batch_error_line_is_a_sample_without_calls() -> None:
-    """``{"key", "error"}``: the sample exists, has no calls, and the error is reported."""
+def test_gemini_batch_error_line_is_a_sample_that_failed() -> None:
+    """``{"key", "error"}``: the sample exists, has no calls and carries the error; the line
+    was read, so it is no finding."""
     reader = open_log(FIXTURES / "gemini/batch_output.jsonl")
     samples = list(reader)
     assert summary(samples) == [
@@ -145,13 +146,17 @@ def test_gemini_batch_error_line_is_a_sample_without_calls() -> None:
         ("quota case", []),
         ("paris", [call("get_weather", {"city": "Paris"})]),
     ]
-    [error] = reader.diagnostics
-    assert (error.code, error.line) == ("R404", 2)
-    assert "'quota case' failed: Resource has been exhausted" in error.message
+    assert [(s.error, s.line) for s in samples] == [
+        (None, 1),
+        ("429: RESOURCE_EXHAUSTED: Resource has been exhausted", 2),
+        (None, 3),
+    ]
+    assert reader.diagnostics == []
 
 
 def test_gemini_inline_batch_responses_are_named_by_metadata_key() -> None:
-    """``InlinedResponse`` dumps: ``metadata.key`` is the id; one with an error has no calls."""
+    """``InlinedResponse`` dumps: ``metadata.key`` is the id; one with an error has no calls
+    and carries the error."""
     reader = open_log(FIXTURES / "gemini/inline_batch.jsonl")
     samples = list(reader)
     assert reader.format == "gemini"
@@ -159,8 +164,9 @@ def test_gemini_inline_batch_responses_are_named_by_metadata_key() -> None:
         ("berlin tomorrow", [call("get_weather", {"city": "Berlin"})]),
         ("broken request", []),
     ]
-    assert [(d.code, d.line) for d in reader.diagnostics] == [("R404", 2)]
-    assert "invalid argument" in reader.diagnostics[0].message
+    assert reader.diagnostics == []
+    assert samples[0].error is None
+    assert samples[1].error is not None and "invalid argument" in samples[1].error
 
 
 # --- LangChain ------------------------------------------------------------------------------

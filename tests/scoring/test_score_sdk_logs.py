@@ -74,15 +74,20 @@ def test_anthropic_helper_stream_scores_clean(tmp_path: Path, capsys: pytest.Cap
 def test_gemini_failed_batch_request_is_scored_and_reported(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The failed request's case is scored (no calls: it fails), and the error is listed."""
+    """The failed request's case is an error that quotes the API's error (not a run without
+    calls), and no record is said to be unreadable."""
     spec = (
         'case "berlin tomorrow" { expect get_weather(city="Berlin") }\n'
         'case "quota case" { expect get_weather }\n'
         'case "paris" { expect get_weather(city="Paris") }\n'
     )
     code, report = score(tmp_path, capsys, spec, "gemini/batch_output.jsonl")
-    assert statuses(report) == {"berlin tomorrow": "pass", "quota case": "fail", "paris": "pass"}
-    assert [d["code"] for d in report["log_diagnostics"]] == ["R404"]
+    assert statuses(report) == {"berlin tomorrow": "pass", "quota case": "error", "paris": "pass"}
+    [failed] = [case for case in report["cases"] if case["case"] == "quota case"]
+    [failure] = failed["failures"]
+    assert failure["kind"] == "request_failed"
+    assert failure["details"]["error"] == "429: RESOURCE_EXHAUSTED: Resource has been exhausted"
+    assert report["log_diagnostics"] == []
     assert code == 1
 
 

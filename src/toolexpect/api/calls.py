@@ -120,7 +120,7 @@ def calls_from(value: Any) -> list[ToolCall]:
     if isinstance(value, Recording):
         return list(value.calls)
     if isinstance(value, RecordedSample):
-        return list(value.calls)
+        return _sample_calls(value)
     if isinstance(value, ToolCall):
         return [value]
     if _plain_calls(value):
@@ -133,7 +133,18 @@ def calls_from(value: Any) -> list[ToolCall]:
         raise ValueError(f"cannot read tool calls from a {type(value).__name__}: {error}") from None
     if len(samples) != 1:
         raise ValueError(f"expected the calls of one run; the value holds {len(samples)} samples")
-    return list(samples[0].calls)
+    return _sample_calls(samples[0])
+
+
+def _sample_calls(sample: RecordedSample) -> list[ToolCall]:
+    """The calls of ``sample``; ``ValueError`` for a request that failed (``sample.error``),
+    a run that never happened rather than one without calls."""
+    if sample.error is not None:
+        raise ValueError(
+            f"the recorded request failed ({json.dumps(sample.error, ensure_ascii=False)}): "
+            "the run never happened, so it has no calls to score"
+        )
+    return list(sample.calls)
 
 
 def expectation_of(value: CallLike | Expectation) -> Expectation:

@@ -305,9 +305,8 @@ def read_value(value: Any, fmt: str = "auto") -> tuple[list[RecordedSample], lis
 
 
 def calls_to_json(samples: Iterable[RecordedSample]) -> dict[str, Any]:
-    """Samples as ``{"samples": [{"id", "calls": [...]}]}``, the JSON form of ``calls``."""
-    return {
-        "samples": [
-            {"id": sample.id, "calls": [call.to_json() for call in sample.calls]} for sample in samples
-        ]
-    }
+    """Samples as ``{"samples": [{"id", "calls": [...]}]}``, the JSON form of ``calls`` (with
+    ``error`` for a request that failed)."""
+    from toolexpect.report.calls import sample_json
+
+    return {"samples": [sample_json(sample) for sample in samples]}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeAlias
 
 from toolexpect.calls import CallList, RecordedSample, SampleFacts, ToolCall
@@ -194,6 +194,11 @@ class Context:
     def here(self) -> Any:
         """The record being read, for a reader that makes its sample later (``record=``)."""
         return self.record
+
+    def failed(self, sample_id: Any, error: str, line: int | None) -> RecordedSample:
+        """The sample of a request that failed (``error``: the provider's words for it): no
+        calls, and an error of the case it pairs with (see ``RecordedSample.error``)."""
+        return replace(self.sample(sample_id, (), line), error=error)
 
 
 def noting(records: Iterable[Record], ctx: Context) -> Iterator[Record]:

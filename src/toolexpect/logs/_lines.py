@@ -18,8 +18,9 @@ from typing import IO, Any
 import orjson
 
 from toolexpect.logs._base import Context, LogError, Record
+from toolexpect.logs.streams import Shrank, shrank
 
-__all__ = ["MAX_LINE_BYTES", "lines", "read_lines"]
+__all__ = ["MAX_LINE_BYTES", "lines", "read_failed", "read_lines"]
 
 _SKIP_SSE = (b"event:", b"id:", b"retry:", b":")
 
@@ -34,6 +35,20 @@ def _decode_error(ctx: Context, lineno: int | None) -> LogError:
         lineno,
         help="re-encode the log as UTF-8",
     )
+
+
+def read_failed(ctx: Context, exc: OSError, lineno: int | None) -> LogError:
+    """The error of a log whose reading failed at ``lineno``: ``R406`` for a log that shrank
+    while it was read (:class:`~toolexpect.logs.streams.Shrank`), else ``R400``."""
+    if isinstance(exc, Shrank):
+        return ctx.fatal(
+            "R406",
+            str(exc),
+            lineno,
+            help="score a log once it is complete: rotate logs by renaming them (logrotate's "
+            "default, not copytruncate), or score the rotated copy",
+        )
+    return ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", lineno)
 
 
 def _mib(size: int) -> str:
@@ -109,7 +124,8 @@ def read_lines(
     after ``start - 1`` (the byte after the first ``\n`` at or after ``start - 1``, so a line
     that begins exactly at ``start`` is this block's). It ends with the line that holds its
     last byte, read to that line's end. Blocks ``[k*B, (k+1)*B)`` of a file thus hold each of
-    its lines exactly once; a block in which no line begins holds none.
+    its lines exactly once; a block in which no line begins holds none. A file that ends before
+    ``stop`` shrank since it was cut into blocks (``R406``).
     """
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed by lines(); generator lifetime
@@ -125,15 +141,17 @@ def read_lines(
         except OSError as exc:
             handle.close()
             raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
-    return lines(handle, ctx, None if stop is None else max(0, stop - first), bom=not first)
+    size = None if stop is None else max(0, stop - first)
+    return lines(handle, ctx, size, bom=not first, start=first)
 
 
 def lines(
-    handle: IO[bytes], ctx: Context, size: int | None = None, bom: bool = True
+    handle: IO[bytes], ctx: Context, size: int | None = None, bom: bool = True, start: int = 0
 ) -> Generator[Record, None, int]:
     """The records of the lines of ``handle`` that begin in its next ``size`` bytes (all of
     them by default), numbered from 1; returns how many lines were read (blank and malformed
-    ones included); closes ``handle`` at the end."""
+    ones included); closes ``handle`` at the end. A stream that ends before ``size`` bytes is
+    a file that shrank while it was read (``R406``; ``start``: where ``handle`` stands in it)."""
     brackets = _bracket_limit()
     longest = MAX_LINE_BYTES
     lineno = 0
@@ -142,6 +160,8 @@ def lines(
         while left is None or left > 0:
             raw = handle.readline(longest + 1)
             if not raw:
+                if size is not None and left is not None:  # a block cut when the log was longer
+                    raise shrank(start + size, start + size - left, "at least when it was cut into blocks")
                 break
             if len(raw) > longest:
                 raise _line_too_long(ctx, lineno + 1)
@@ -185,7 +205,7 @@ def lines(
         return lineno
     except OSError as exc:
         # At the line being read when the stream failed (a compressed log cut short).
-        raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", lineno + 1) from None
+        raise read_failed(ctx, exc, lineno + 1) from None
     finally:
         if handle is not sys.stdin.buffer:
             handle.close()

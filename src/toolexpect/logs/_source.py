@@ -32,6 +32,7 @@ from toolexpect.logs._lines import (
     _short,
     _sse_payload,
     lines,
+    read_failed,
     read_lines,
 )
 from toolexpect.logs.documents import concatenated, values
@@ -119,7 +120,10 @@ def open_source(path: str | os.PathLike[str], ctx: Context) -> Source:
     inner, reopenable = open_stream(name, ctx)
     try:
         head = read_up_to(inner, _PROBE)
-    except (OSError, EOFError, ValueError) as exc:
+    except OSError as exc:
+        inner.close()
+        raise read_failed(ctx, exc, None) from None
+    except (EOFError, ValueError) as exc:
         inner.close()
         raise ctx.fatal("R400", f"cannot read log: {exc}", None) from None
     except Exception as exc:  # zstandard.ZstdError is no OSError
@@ -169,7 +173,7 @@ def _probe(
     try:
         data = stream.read(MAX_DOCUMENT_BYTES + 1)
     except OSError as exc:
-        raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
+        raise read_failed(ctx, exc, None) from None
     finally:
         stream.close()
     if len(data) > MAX_DOCUMENT_BYTES:

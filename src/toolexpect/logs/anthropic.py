@@ -5,7 +5,8 @@
 reassembled: ``message_start`` opens a message, ``content_block_start`` opens a block and
 ``input_json_delta`` fragments are joined before decoding; ``message_stop`` emits it.
 Batch result lines use ``custom_id`` as sample id; an errored, canceled or expired result
-is an R404 and a sample with no calls. A request body or conversation
+is a sample that failed (``RecordedSample.error``: its type and error message), whose case is
+an error rather than a run without calls. A request body or conversation
 (``{"messages": [...]}``) yields the assistant turns' calls.
 
 The events the SDK's ``messages.stream()`` helper adds are known too: ``text``,
@@ -245,11 +246,8 @@ def _batch_result(value: dict[str, Any], ctx: Context, line: int | None) -> Reco
     error = result.get("error")
     while isinstance(error, dict) and isinstance(error.get("error"), dict):
         error = error["error"]
-    detail = error.get("message") if isinstance(error, dict) else None
-    ctx.report(
-        "R404",
-        f"batch request {sid!r} {result.get('type', 'failed')}"
-        f"{': ' + str(detail) if detail else ''}; read as a sample with no calls",
-        line,
-    )
-    return ctx.sample(sid, [], line)
+    kind = result.get("type")
+    words = [kind if isinstance(kind, str) and kind else "failed"]
+    if isinstance(error, dict):
+        words.extend(str(error[key]) for key in ("type", "message") if error.get(key))
+    return ctx.failed(sid, ": ".join(words), line)

@@ -7,8 +7,8 @@ The ``streamGenerateContent`` REST output, one JSON array of chunks, is one resp
 its chunks merged; as the ``response`` of a record beside its ``request``, it reads as one
 wrapped response. Batch prediction lines (``{"key"|"custom_id"|"id", "response": {...}}``)
 and inline batch responses (``{"metadata": {"key": ...}, "response": {...}}``) use the key
-as sample id; a batch line that failed (``{"key", "error"}``) is an R404 and a sample with
-no calls. Any response wrapped with an id (``{"id"|"custom_id"|"case"|"key", "response"|
+as sample id; a batch line that failed (``{"key", "error"}``) is a sample that failed
+(``RecordedSample.error``). Any response wrapped with an id (``{"id"|"custom_id"|"case"|"key", "response"|
 "message"|"output": ...}``) reads the same, with the ``contents`` of a ``request`` beside it
 as history, their calls first (the same call seen twice counts once). A response is given
 once the next record shows it complete (chunks of one response id merge), with the facts of
@@ -163,13 +163,8 @@ def _failed(value: dict[str, Any], ctx: Context, line: int | None) -> RecordedSa
     metadata = value.get("metadata")
     sid = value["key"] if "key" in value else metadata.get("key") if isinstance(metadata, dict) else None
     error = value["error"]
-    detail = error.get("message") or error.get("status")
-    ctx.report(
-        "R404",
-        f"batch request {sid!r} failed{': ' + str(detail) if detail else ''}; read as a sample with no calls",
-        line,
-    )
-    return ctx.sample(sid, [], line)
+    words = [str(error[key]) for key in ("code", "status", "message") if error.get(key)]
+    return ctx.failed(sid, ": ".join(words) or "the request failed", line)
 
 
 def _stream_samples(value: Any, ctx: Context, line: int | None) -> Iterator[RecordedSample]:

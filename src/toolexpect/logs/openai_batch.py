@@ -1,9 +1,11 @@
 """OpenAI Batch API files: input lines (``custom_id`` + request ``body``) and output lines.
 
-Output lines carry ``response.body`` (a chat completion or a Responses object); an errored
-request (``error`` set, no body) is an R404 and yields a sample with no calls, so that its
-case is scored rather than reported missing. Input lines yield the calls in the request's
-conversation history. The ``custom_id`` is the sample id.
+Output lines carry ``response.body`` (a chat completion or a Responses object). A request
+that failed (``error`` set, as for an expired request, or a response whose ``status_code`` is
+400 or more, its ``body.error`` saying why) is a sample that failed (``RecordedSample.error``),
+so that its case is an error rather than a run without calls; a line with neither a body nor
+an error is an R404. Input lines yield the calls in the request's conversation history. The
+``custom_id`` is the sample id.
 """
 
 from __future__ import annotations
@@ -62,16 +64,31 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
         response = value.get("response")
         body = response.get("body") if isinstance(response, dict) else None
         status = response.get("status_code") if isinstance(response, dict) else None
-        error = value.get("error")
-        if error or not isinstance(body, dict) or (isinstance(status, int) and status >= 400):
-            detail = error if error else (body or {}).get("error") if isinstance(body, dict) else None
-            message = detail.get("message") if isinstance(detail, dict) else detail
+        failure = _failure(value.get("error"), status, body)
+        if failure is not None:
+            yield ctx.failed(sid, failure, line)
+        elif isinstance(body, dict):
+            yield from _body_samples(body, sid, ctx, line)
+        else:
             ctx.report(
                 "R404",
-                f"batch request {sid!r} failed: {message or 'no response body'}; "
-                "read as a sample with no calls",
+                f"batch line {sid!r} has neither a response body nor an error; it was skipped",
                 line,
+                help="a batch output line holds response.body, or error for a request that failed",
             )
-            yield ctx.sample(sid, [], line)
-            continue
-        yield from _body_samples(body, sid, ctx, line)
+
+
+def _failure(error: Any, status: Any, body: Any) -> str | None:
+    """Why a batch request failed, in the API's words (``None`` when it did not): the line's
+    ``error`` (``{"code", "message"}``), else a status code of 400 or more with the body's
+    ``error``."""
+    failed_status = isinstance(status, int) and not isinstance(status, bool) and status >= 400
+    if not error and not failed_status:
+        return None
+    detail = error if error else body.get("error") if isinstance(body, dict) else None
+    words = [f"HTTP {status}"] if failed_status else []
+    if isinstance(detail, dict):
+        words.extend(str(detail[key]) for key in ("code", "type", "message") if detail.get(key))
+    elif detail:
+        words.append(str(detail))
+    return ": ".join(words) or "the request failed"

@@ -9,6 +9,12 @@ rest of the stream, so that nothing read to probe is read twice.
 
 A damaged compressed file (bad header, cut short) becomes an ``OSError`` while reading, which
 the readers report as ``R400`` with the line reached.
+
+A regular file that grows shorter while it is read (logrotate's ``copytruncate`` empties it
+in place) would end early, its last records unread and nothing said: :class:`Watched` knows
+the file's size when it was opened and, at the end of the file, raises :class:`Shrank` when
+fewer bytes were read than it held then (``R406``). A file that grows while it is read loses
+nothing: the lines appended are read or not.
 """
 
 from __future__ import annotations
@@ -21,7 +27,49 @@ from typing import IO, Any
 
 from toolexpect.logs._base import Context
 
-__all__ = ["Replay", "open_stream"]
+__all__ = ["Replay", "Shrank", "Watched", "open_stream", "shrank"]
+
+
+class Shrank(OSError):
+    """A regular file that ended before the bytes it held when it was opened were read."""
+
+
+def shrank(held: int, read: int, when: str = "when it was opened") -> Shrank:
+    """The error of a log that held ``held`` bytes ``when`` and ended after ``read``."""
+    return Shrank(
+        f"the log shrank while it was read: it held {held:,} bytes {when} and ended after "
+        f"{read:,}, so its last records were not read (rotated with copytruncate, or "
+        "rewritten?); reading stopped"
+    )
+
+
+class Watched(io.FileIO):
+    """A regular file opened to be read, which raises :class:`Shrank` at its end when it
+    holds fewer bytes than when it was opened (see module)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name, "rb")
+        self.opened_size = os.fstat(self.fileno()).st_size
+        """The file's size when it was opened."""
+
+    def read(self, size: int | None = -1) -> bytes:
+        """Up to ``size`` bytes; ``Shrank`` at an end before the size at open."""
+        data = super().read(size)
+        if not data and size != 0:
+            self._check_end()
+        return data
+
+    def readinto(self, buffer: Any) -> int:
+        """Fill ``buffer``; ``Shrank`` at an end before the size at open."""
+        count = super().readinto(buffer)
+        if not count and len(buffer):
+            self._check_end()
+        return count
+
+    def _check_end(self) -> None:
+        at = self.tell()
+        if at < self.opened_size:
+            raise shrank(self.opened_size, at)
 
 
 class Replay(io.RawIOBase):
@@ -104,7 +152,7 @@ def open_stream(name: str, ctx: Context) -> tuple[IO[bytes], bool]:
             help="give a log file, a pipe, or - for standard input",
         )
     try:
-        raw = open(name, "rb")  # noqa: SIM115 - the caller closes it
+        raw: IO[bytes] = Watched(name) if stat.S_ISREG(mode) else open(name, "rb")  # noqa: SIM115
     except OSError as exc:
         raise ctx.fatal("R400", f"cannot read log: {exc.strerror or exc}", None) from None
     return _decompressed(name, raw, ctx), stat.S_ISREG(mode)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from toolexpect.calls import ToolCall
@@ -21,6 +22,7 @@ from toolexpect.matching.matchers import CompiledExpectation, arguments_of
 from toolexpect.matching.pairing import Pairing, Plan
 from toolexpect.matching.results import Failure, LaterFailures, MatchResult, RunResult, figures
 from toolexpect.matching.values import exact_fraction
+from toolexpect.matching.wording import render_value
 from toolexpect.model import Case, Expectation
 
 __all__ = ["CompiledCase", "compile_case", "evaluate", "tool_call_accuracy"]
@@ -100,6 +102,16 @@ class CompiledCase:
             pairs=(),
             failures=(Failure("error", message, self.case.span),),
         )
+
+    def failed(self, error: str, path: str | None = None, line: int | None = None) -> RunResult:
+        """The run of a request that failed (``error``: the provider's words, read at ``line``
+        of the log ``path``): an error, whatever the case requires, since the run never
+        happened."""
+        where = f" ({path}:{line})" if path and line else f" ({path})" if path else ""
+        message = f"the recorded request failed, so the run was not scored: {render_value(error, 200)}{where}"
+        details = {"error": error, "path": path, "line": line}
+        run = self._error(message)
+        return replace(run, failures=(Failure("request_failed", message, self.case.span, details),))
 
     def evaluate(self, calls: Sequence[ToolCall] | None, *, explain_later: bool = False) -> RunResult:
         """Score one recorded run and decide pass or fail (``None``: nothing was recorded).

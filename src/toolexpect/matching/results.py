@@ -39,6 +39,7 @@ FailureKind = Literal[
     "no_tool_calls",
     "pass_rate",
     "error",
+    "request_failed",
 ]
 """What a :class:`Failure` is about."""
 
@@ -91,6 +92,8 @@ class Failure:
     * ``no_tool_calls``: ``calls`` (all of them)
     * ``pass_rate``: ``runs``, ``passed``, ``required``
     * ``error``: nothing
+    * ``request_failed`` (the run's request failed, so it was not scored): ``error`` (the
+      provider's words), ``path`` and ``line`` (the log record)
     """
 
     kind: FailureKind

@@ -39,7 +39,7 @@ __all__ = ["Runs"]
 class _Run:
     """One run being put together (internal, mutable, owned by one :class:`Runs`)."""
 
-    __slots__ = ("calls", "facts", "id", "line", "order", "path")
+    __slots__ = ("calls", "error", "facts", "id", "line", "order", "path")
 
     def __init__(self, sample: RecordedSample, order: int) -> None:
         self.id = sample.id
@@ -48,17 +48,22 @@ class _Run:
         self.path = sample.path
         self.line = sample.line
         self.facts: SampleFacts | None = sample.facts
-        self.add(sample.calls)
+        self.error: str | None = None
+        """Why the first failed request among the run's records failed: the run is an error."""
+        self.add(sample.calls, sample.error)
 
-    def add(self, calls: tuple[ToolCall, ...]) -> list[tuple[ToolCall, ToolCall]]:
+    def add(self, calls: tuple[ToolCall, ...], error: str | None = None) -> list[tuple[ToolCall, ToolCall]]:
         """Add a record's calls: only the new ones when they begin with the run's (a record
         that logs the conversation so far), else each one that is not a call the run holds
-        (the same call under the same id; see :class:`CallList`). Gives the calls dropped one
-        by one (not as the run's calls the record begins with), each with the call it repeats."""
+        (the same call under the same id; see :class:`CallList`); a record whose request
+        failed (``error``) makes the run an error. Gives the calls dropped one by one (not as
+        the run's calls the record begins with), each with the call it repeats."""
+        if self.error is None:
+            self.error = error
         return self.calls.extend(calls)
 
     def sample(self) -> RecordedSample:
-        return RecordedSample(self.id, tuple(self.calls.calls), self.path, self.line, self.facts)
+        return RecordedSample(self.id, tuple(self.calls.calls), self.path, self.line, self.facts, self.error)
 
 
 def _digest(text: str) -> int:
@@ -112,7 +117,7 @@ class Runs:
             if run is None:
                 run = self._start(sample, order)
             else:
-                run.add(sample.calls)  # a call the run holds under its id: the history's copy
+                run.add(sample.calls, sample.error)  # a call the run holds under its id: the history's copy
             self._ends[history[-1]] = run
             if self.by_key and key is not None:
                 self._latest[key] = run
@@ -123,7 +128,7 @@ class Runs:
         if run is None:
             run = self._latest[key] = self._start(sample, order)
         else:
-            self.repeats.extend(run.add(sample.calls))
+            self.repeats.extend(run.add(sample.calls, sample.error))
         return None
 
     def holds(self, sample: RecordedSample, key: str | None) -> bool:

@@ -14,7 +14,13 @@ from typing import Any
 
 from toolexpect.calls import RecordedSample, ToolCall
 
-__all__ = ["calls_json_chunks", "calls_table_chunks", "render_calls_json", "render_calls_table"]
+__all__ = [
+    "calls_json_chunks",
+    "calls_table_chunks",
+    "render_calls_json",
+    "render_calls_table",
+    "sample_json",
+]
 
 _MAX_ARGS = 80
 
@@ -51,10 +57,19 @@ def calls_json_chunks(logs: Sequence[tuple[str, str]], samples: Iterable[Recorde
     yield head[:-2] + ',\n  "samples": ['
     separator = "\n    "
     for sample in samples:
-        entry = {"id": sample.id, "calls": [call.to_json() for call in sample.calls]}
+        entry = sample_json(sample)
         yield separator + _dumps(entry, indent=2, ensure_ascii=False).replace("\n", "\n    ")
         separator = ",\n    "
     yield "\n  ]\n}\n" if separator != "\n    " else "]\n}\n"
+
+
+def sample_json(sample: RecordedSample) -> dict[str, Any]:
+    """One sample in the JSON form of ``calls``: ``{"id", "calls"}``, and ``error`` for a
+    request that failed."""
+    entry: dict[str, Any] = {"id": sample.id, "calls": [call.to_json() for call in sample.calls]}
+    if sample.error is not None:
+        entry["error"] = sample.error
+    return entry
 
 
 def _block(number: int, sample: RecordedSample) -> str:
@@ -62,6 +77,8 @@ def _block(number: int, sample: RecordedSample) -> str:
     title = f"sample {number}" + (f" {sample.id!r}" if sample.id is not None else "")
     count = len(sample.calls)
     header = f"{title}: {count} call{'s' if count != 1 else ''}"
+    if sample.error is not None:
+        header = f"{title}: the request failed: {json.dumps(sample.error, ensure_ascii=False)}"
     rows = [("#", "tool", "kind", "id", "arguments")]
     for index, call in enumerate(sample.calls, 1):
         rows.append((str(index), call.name, call.kind, call.id or "-", _arguments(call)))

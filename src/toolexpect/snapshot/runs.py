@@ -7,15 +7,19 @@ id-less sample with the only case of a one-case spec); that case is named ``defa
 An id-less sample among samples with ids could pair with nothing and is reported.
 Pairing (``toolexpect.pairing``, run without specs) has named the samples already: by id, by
 field, by file, or by question (``--pair-by question``). A case states a question when its runs
-that carry one all carry the same.
+that carry one all carry the same. A run whose request failed (``RecordedSample.error``) never
+happened: it is left out, with a note (``S707``), so that a case is written from the runs that
+did happen (and not at all when none did).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 
 from toolexpect.calls import RecordedSample
 from toolexpect.diagnostics import Diagnostic, Span, make
+from toolexpect.matching.wording import render_value
 from toolexpect.snapshot.build import CaseRuns
 
 __all__ = ["group_runs"]
@@ -33,17 +37,22 @@ def _case(name: str, runs: list[RecordedSample]) -> CaseRuns:
 def group_runs(
     samples: Iterable[RecordedSample], default_name: str
 ) -> tuple[list[CaseRuns], list[Diagnostic]]:
-    """The runs of each case in ``samples``, and the samples left out (``S704``)."""
+    """The runs of each case in ``samples``, and the samples left out (``S704``; ``S707`` for
+    a request that failed)."""
     by_name: dict[str, list[RecordedSample]] = {}
     bare: list[RecordedSample] = []
+    failed: list[Diagnostic] = []
     for sample in samples:
+        if sample.error is not None:
+            failed.append(_failed(sample))
+            continue
         name = sample.id
         if name is None:
             bare.append(sample)
         else:
             by_name.setdefault(name, []).append(sample)
     if not by_name:
-        return ([_case(default_name, bare)] if bare else []), []
+        return ([_case(default_name, bare)] if bare else []), failed
     found = [
         make(
             "S704",
@@ -54,4 +63,18 @@ def group_runs(
         )
         for sample in bare
     ]
-    return [_case(name, runs) for name, runs in by_name.items()], found
+    return [_case(name, runs) for name, runs in by_name.items()], [*failed, *found]
+
+
+def _failed(sample: RecordedSample) -> Diagnostic:
+    """The note on a run whose request failed, left out of the snapshot (``S707``)."""
+    name = f"of case {json.dumps(sample.id, ensure_ascii=False)} " if sample.id is not None else ""
+    return make(
+        "S707",
+        f"the request of this run {name}failed ({render_value(sample.error, 200)}); "
+        "the run never happened and is left out",
+        Span.point(sample.line, 1) if sample.line else None,
+        help="run the request again and snapshot its result; a case whose every request "
+        "failed is not written",
+        path=sample.path,
+    )
