@@ -74,7 +74,7 @@ def test_no_expected_calls_is_value_error_checked_first() -> None:
 
 def test_none_expected_calls_is_the_value_error_of_no_expected_calls() -> None:
     """expected_tool_calls=None is the ValueError of a sample without expected calls, as [] is."""
-    with pytest.raises(ValueError, match="at least one expected tool call.*expected_tool_calls=None"):
+    with pytest.raises(ValueError, match=r"at least one expected tool call.*expected_tool_calls=None"):
         ToolCallAccuracyEvaluator().evaluate(Sample(expected_tool_calls=None, tool_calls=[]))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="at least one expected tool call"):
         ToolCallAccuracyEvaluator().evaluate(Sample(expected_tool_calls=None, tool_calls=None))  # type: ignore[arg-type]
