@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from toolexpect.linked import Links, without_held
-from toolexpect.scoring import CompiledSpecs, PartialScore, ScoreReport
+from toolexpect.scoring import CompiledSpecs, PartialScore, ScoreReport, SpecsLike, specs_of
 from toolexpect.shards import (
     BLOCKSIZE,
     Shard,
@@ -72,7 +72,7 @@ class Spread:
 
 
 def score(
-    specs: Sequence[Spec],
+    specs: SpecsLike,
     paths: str | Sequence[str],
     client: Client | str | None = None,
     *,
@@ -82,8 +82,10 @@ def score(
     tools: Catalogue | None = None,
     pairing: PairingOptions | None = None,
 ) -> ScoreReport:
-    """Score the logs at ``paths`` (paths, globs, URLs) against ``specs`` on a Dask cluster:
-    ``client``, a scheduler's address, or ``None`` for a local cluster of one worker per CPU.
+    """Score the logs at ``paths`` (paths, globs, URLs) against ``specs`` (``Spec`` objects, or
+    paths of spec files and folders read and checked before any work is sent, see
+    :func:`toolexpect.scoring.specs_of`) on a Dask cluster: ``client``, a scheduler's address,
+    or ``None`` for a local cluster of one worker per CPU.
     The same report :func:`toolexpect.scoring.score` gives (see :func:`run`)."""
     return run(
         specs, paths, client, fmt=fmt, explained=explained, blocksize=blocksize, tools=tools, pairing=pairing
@@ -91,7 +93,7 @@ def score(
 
 
 def run(
-    specs: Sequence[Spec],
+    specs: SpecsLike,
     paths: str | Sequence[str],
     client: Client | str | None = None,
     *,
@@ -108,6 +110,7 @@ def run(
     ``--pair-by`` and ``--case-from`` say, each partition on its own: see docs/scale.md)."""
     from distributed import Client, LocalCluster
 
+    loaded = specs_of(specs)  # a spec with errors stops here, before a cluster starts
     seconds: dict[str, float] = {}
     clock = time.perf_counter()
     if client is None or isinstance(client, str):
@@ -119,9 +122,9 @@ def run(
             )
         with cluster or contextlib.nullcontext(), Client(cluster or client) as own:
             seconds["cluster start"] = time.perf_counter() - clock
-            report, spread = _run(own, specs, paths, fmt, (explained, tools, pairing), blocksize, seconds)
+            report, spread = _run(own, loaded, paths, fmt, (explained, tools, pairing), blocksize, seconds)
         return report, spread
-    return _run(client, specs, paths, fmt, (explained, tools, pairing), blocksize, seconds)
+    return _run(client, loaded, paths, fmt, (explained, tools, pairing), blocksize, seconds)
 
 
 def _run(

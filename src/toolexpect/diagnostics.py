@@ -81,7 +81,7 @@ _TABLE: tuple[Code, ...] = (
     Code("P107", "unreadable-file", Severity.ERROR, "a file that cannot be read"),
     Code("P108", "invalid-json", Severity.ERROR, "a JSON spec that is not valid JSON"),
     Code("P109", "invalid-yaml", Severity.ERROR, "a YAML spec that is not valid YAML"),
-    Code("P110", "invalid-number", Severity.ERROR, "a number literal that is not a finite number"),
+    Code("P110", "invalid-number", Severity.ERROR, "a number literal out of range or not finite"),
     # V: schema validation
     Code("V200", "schema-violation", Severity.ERROR, "the document breaks the published schema"),
     Code("V201", "unknown-key", Severity.ERROR, "a key the schema does not know"),

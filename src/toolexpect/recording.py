@@ -11,10 +11,11 @@ A call is recorded *before* the function runs (a call that raises was still made
 arguments are what the caller passed, bound to parameter names with
 ``inspect.Signature.bind``; defaults the caller left out are **not** added, ``self``/``cls``
 of methods are left out, ``**kwargs`` are spread into the arguments, ``*args`` are kept as a
-list under their parameter name. Values are made JSON-like: tuples and sets become lists,
-mapping keys become strings, enums become their value, and anything else that is not a JSON
-value becomes its ``repr``. A value that contains itself, or nests lists and objects deeper
-than a spec may, is a ``ValueError``.
+list under their parameter name. Values are made JSON-like: tuples become lists, sets lists
+in an order of their values alone (never the hash order), mapping keys become strings, enums
+become their value, and anything else that is not a JSON value becomes its ``repr``. A value
+that contains itself, nests lists and objects deeper than a spec may, or has two mapping keys
+that become the same string (``1`` and ``"1"``), is a ``ValueError``.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ from __future__ import annotations
 import enum
 import functools
 import inspect
+import json
 import numbers
 import operator
+from collections import UserString
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from decimal import Decimal
@@ -78,7 +81,7 @@ class Recording:
 
     def add(self, name: str, arguments: Mapping[str, Any] | None = None) -> ToolCall:
         """Record one call by hand and return it."""
-        plain = {_key(k): v for k, v in (arguments or {}).items()}
+        plain = argument_names(arguments or {})
         call = ToolCall(name, {k: to_json(v, argument=k) for k, v in plain.items()})
         self.calls.append(call)
         return call
@@ -215,6 +218,17 @@ class _TooDeep(Exception):
         self.circular = False
 
 
+class _Refused(Exception):
+    """A value refused (``error`` is the exception to raise); ``path`` gathers the keys and
+    indexes above it, innermost first, as it goes up."""
+
+    def __init__(self, error: type[TypeError] | type[ValueError], reason: str) -> None:
+        super().__init__(reason)
+        self.error = error
+        self.reason = reason
+        self.path: list[str | int] = []
+
+
 class _Walk:
     """One conversion: what to do with an unknown value, and what to name in errors."""
 
@@ -224,20 +238,29 @@ class _Walk:
         self.strict = strict
         self.argument = argument
 
-    def where(self) -> str:
-        return f"argument {self.argument!r}" if self.argument is not None else "the value"
+    def where(self, path: Sequence[str | int] = ()) -> str:
+        named = f"argument {self.argument!r}" if self.argument is not None else "the value"
+        if not path:
+            return named
+        steps = "".join(
+            f"[{step}]" if type(step) is int else f"[{json.dumps(step, ensure_ascii=False)}]" for step in path
+        )
+        return f"{named} at {steps}"
 
 
 def to_json(value: Any, *, strict: bool = False, argument: str | None = None) -> Json:
     """A Python value as a JSON-like value, as the module docstring describes.
 
     Numbers (``numbers.Integral`` as ``int``, ``numbers.Real`` as ``float``; ``Decimal`` and
-    ``Fraction`` when an ``int`` or ``float`` holds them exactly), ``str`` subclasses (as
-    ``str``), enums (their value), numpy and pandas scalars and arrays (``tolist()``), tuples,
-    sets and other sequences (as lists), mappings (keys as text). Anything else is a
-    ``TypeError`` naming ``argument`` and the type with ``strict``, else its ``repr``. A
-    cycle, or lists and objects nested deeper than the spec language allows
-    (:data:`~toolexpect.language.layout.MAX_DEPTH`), is a ``ValueError``. A plain value is
+    ``Fraction`` when an ``int`` or ``float`` holds them exactly), ``str`` subclasses and
+    ``UserString`` (as ``str``), enums (their value), numpy and pandas scalars and arrays
+    (``tolist()``), tuples and other sequences (as lists), mappings (keys as text). With
+    ``strict`` a set is a ``TypeError`` (it has no order), and so is anything else, naming
+    ``argument``, the place inside it and the type; without, a set becomes a list in an order
+    of its values alone and anything else its ``repr``. A cycle, lists and objects nested
+    deeper than the spec language allows (:data:`~toolexpect.language.layout.MAX_DEPTH`),
+    mapping keys that become the same text (``1`` and ``"1"``), a signaling NaN and a
+    ``Decimal`` or ``Fraction`` no JSON number holds are a ``ValueError``. A plain value is
     returned as it is, not copied.
     """
     if type(value) in _SCALARS:
@@ -249,6 +272,8 @@ def to_json(value: Any, *, strict: bool = False, argument: str | None = None) ->
         if error.circular:
             raise ValueError(f"{walk.where()} contains itself (a circular reference)") from None
         raise ValueError(f"{walk.where()} nests lists and objects deeper than {MAX_DEPTH} levels") from None
+    except _Refused as refused:
+        raise refused.error(f"{walk.where(refused.path[::-1])}: {refused.reason}") from None
     return converted
 
 
@@ -273,23 +298,39 @@ def _convert(value: Any, depth: int, walk: _Walk) -> Any:
     if isinstance(value, numbers.Integral):
         return int.__int__(operator.index(value))
     if isinstance(value, Decimal | numbers.Rational):
-        return _exact(value, walk)
+        return _exact(value)
     if isinstance(value, numbers.Real):
         return float(value)
-    if isinstance(value, Mapping | Sequence | set | frozenset) and not isinstance(value, bytes | bytearray):
+    if isinstance(value, UserString):
+        return str.__str__(value.data)
+    if isinstance(value, set | frozenset):
+        if walk.strict:
+            raise _Refused(
+                TypeError,
+                f"a {kind.__name__} has no order, and a JSON value is a list; "
+                "give a list (sorted(...) when the order does not matter)",
+            )
+        return _container(value, depth, walk)
+    if isinstance(value, Mapping | Sequence) and not isinstance(value, bytes | bytearray | memoryview):
         return _container(value, depth, walk)
     if walk.strict:
-        raise TypeError(
-            f"{walk.where()}: a value of type {kind.__name__} has no JSON form; "
-            "give numbers, strings, booleans, None, lists or dicts"
+        raise _Refused(
+            TypeError,
+            f"a value of type {kind.__name__} has no JSON form; "
+            "give numbers, strings, booleans, None, lists or dicts",
         )
-    return repr(value)
+    return repr(value.tobytes() if isinstance(value, memoryview) else value)
 
 
-def _exact(value: Decimal | numbers.Rational, walk: _Walk) -> int | float:
+def _exact(value: Decimal | numbers.Rational) -> int | float:
     """A ``Decimal`` or ``Fraction`` as the ``int``, or the ``float`` whose shortest decimal
-    is exactly its value (``Decimal("1.5")``, ``Fraction(1, 4)``); else a ``ValueError``."""
+    is exactly its value (``Decimal("1.5")``, ``Fraction(1, 4)``); else refused."""
     if isinstance(value, Decimal):
+        if value.is_snan():
+            raise _Refused(
+                ValueError,
+                f"{value!r} is a signaling NaN, which no JSON number holds; give a float or a string",
+            )
         if not value.is_finite():
             return float(value)
         exact = Fraction(value)
@@ -300,7 +341,7 @@ def _exact(value: Decimal | numbers.Rational, walk: _Walk) -> int | float:
     number = float(exact)
     if Fraction(repr(number)) == exact:
         return number
-    raise ValueError(f"{walk.where()}: {value!r} is not exactly a JSON number; give a float or a string")
+    raise _Refused(ValueError, f"{value!r} is not exactly a JSON number; give a float or a string")
 
 
 def _container(value: Any, depth: int, walk: _Walk) -> Any:
@@ -338,30 +379,69 @@ def _items(value: Any, depth: int, walk: _Walk) -> Any:
             if type(name) is not str:
                 name = _key(name)
                 changed = True
+            if name in out:
+                raise _Refused(ValueError, _collision(value, name, "key"))
             if type(item) in _SCALARS:
                 out[name] = item
                 continue
-            converted = _convert(item, depth, walk)
+            try:
+                converted = _convert(item, depth, walk)
+            except _Refused as refused:
+                refused.path.append(name)
+                raise
             changed = changed or converted is not item
             out[name] = converted
         return out if changed else value
-    if isinstance(value, set | frozenset):
-        items = [_convert(item, depth, walk) for item in value]
-        try:
-            return sorted(items)
-        except TypeError:
-            return items
+    if isinstance(value, set | frozenset):  # only without ``strict``
+        return sorted((_convert(item, depth, walk) for item in value), key=_order)
     listed = []
     changed = kind is not list
-    for item in value:
+    for index, item in enumerate(value):
         if type(item) in _SCALARS:
             listed.append(item)
             continue
-        converted = _convert(item, depth, walk)
+        try:
+            converted = _convert(item, depth, walk)
+        except _Refused as refused:
+            refused.path.append(index)
+            raise
         changed = changed or converted is not item
         listed.append(converted)
     return listed if changed else value
 
 
+def _order(item: Any) -> tuple[int, Any]:
+    """Where a converted item of a set goes in its list: by its value alone, never by the
+    set's hash order (None, booleans, numbers, NaN, text, then lists and dicts by JSON text)."""
+    kind = type(item)
+    if item is None:
+        return (0, 0)
+    if kind is bool:
+        return (1, item)
+    if kind is int or kind is float:
+        return (2, item) if item == item else (3, 0)
+    if kind is str:
+        return (4, item)
+    return (5, json.dumps(item, sort_keys=True, ensure_ascii=False))
+
+
 def _key(key: Any) -> str:
     return str.__str__(key) if isinstance(key, str) else str(key)
+
+
+def _collision(mapping: Mapping[Any, Any], name: str, what: str) -> str:
+    """Why keys of ``mapping`` that become the same text ``name`` are refused."""
+    first, second = [key for key in mapping if _key(key) == name][:2]
+    return f"{what}s {first!r} and {second!r} both become the {what} {name!r}; give distinct text {what}s"
+
+
+def argument_names(arguments: Mapping[Any, Any]) -> dict[str, Any]:
+    """``arguments`` with every name as text (``str(name)``); ``ValueError`` when two names
+    become the same text (``1`` and ``"1"``)."""
+    plain: dict[str, Any] = {}
+    for key, item in arguments.items():
+        name = key if type(key) is str else _key(key)
+        if name in plain:
+            raise ValueError(_collision(arguments, name, "argument name"))
+        plain[name] = item
+    return plain

@@ -18,12 +18,13 @@ pickles as its cases and compiles again where it is unpickled. :class:`Scorer` a
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias, cast
 
 from toolexpect.calls import RecordedSample
-from toolexpect.diagnostics import Diagnostic, Span
+from toolexpect.diagnostics import Diagnostic, Severity, Span
 from toolexpect.matching import (
     MAX_KEPT_RUNS,
     CaseAccumulator,
@@ -53,10 +54,76 @@ __all__ = [
     "SampleFinding",
     "ScoreReport",
     "Scorer",
+    "SpecsLike",
     "UnusedSample",
     "score",
     "score_partition",
+    "specs_of",
 ]
+
+SpecPath: TypeAlias = str | os.PathLike[str]
+SpecsLike: TypeAlias = Spec | SpecPath | Iterable[Spec | SpecPath]
+"""What the scoring functions take as ``specs``: ``Spec`` objects, paths of spec files or of
+folders holding them, or one of either."""
+
+
+def specs_of(specs: SpecsLike) -> list[Spec]:
+    """The ``Spec`` objects of ``specs``, in order: ``Spec`` objects as they are, and spec files
+    read from paths (``str`` or ``os.PathLike``; a folder gives the spec files below it, each
+    file read once) and checked as ``toolexpect score`` checks them.
+
+    A spec file with errors, or one that cannot be read, is a ``toolexpect.api.SpecError`` (a
+    ``ValueError`` carrying the diagnostics of every such file), and so is a folder that holds
+    no spec file; anything else than a spec or a path is a ``TypeError`` naming ``specs``.
+    """
+    given: list[Spec | SpecPath]
+    if isinstance(specs, Spec | str | os.PathLike):
+        given = [specs]
+    elif isinstance(specs, bytes | Mapping) or not isinstance(specs, Iterable):
+        raise TypeError(_not_specs(specs))
+    else:
+        given = list(specs)
+    if all(type(item) is Spec for item in given):
+        return cast(list[Spec], given)
+    for item in given:
+        if not isinstance(item, Spec | str | os.PathLike):
+            raise TypeError(_not_specs(item))
+    return _with_loaded(given)
+
+
+def _not_specs(value: object) -> str:
+    return (
+        "specs takes Spec objects (toolexpect.load_spec, toolexpect.parse_spec) or paths of spec "
+        f"files and folders (str or os.PathLike), or a list of them; got {type(value).__name__}"
+    )
+
+
+def _with_loaded(given: list[Spec | SpecPath]) -> list[Spec]:
+    """``given`` with each path replaced by the specs read from it, as :func:`specs_of` says."""
+    from toolexpect.api.errors import SpecError
+    from toolexpect.specfile import SPEC_SUFFIXES, SpecFile, load_spec_files
+
+    placed: list[Spec | SpecFile] = []
+    read: dict[str, SpecFile] = {}
+    for item in given:
+        if isinstance(item, Spec):
+            placed.append(item)
+            continue
+        files, empty = load_spec_files([item])
+        if empty:
+            endings = ", ".join("*" + suffix for suffix in SPEC_SUFFIXES)
+            raise ValueError(f"specs: no spec files ({endings}) in {empty[0]}")
+        for path, loaded in files.items():
+            if path not in read:
+                read[path] = loaded
+                placed.append(loaded)
+    failed = [f for f in read.values() if not f.ok or f.spec is None]
+    if failed:
+        raise SpecError(
+            [d for f in failed for d in f.diagnostics if d.severity is Severity.ERROR],
+            sources={path: f.text for path, f in read.items() if f.text is not None},
+        )
+    return [item if isinstance(item, Spec) else cast(Spec, item.spec) for item in placed]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +148,9 @@ class CompiledSpecs:
     only: tuple[int, ...] | None
 
     @classmethod
-    def of(cls, specs: Sequence[Spec]) -> CompiledSpecs:
-        """Compile every case of ``specs``."""
-        return _compiled_again(tuple((spec.path, case) for spec in specs for case in spec.cases))
+    def of(cls, specs: SpecsLike) -> CompiledSpecs:
+        """Compile every case of ``specs`` (spec file paths are read, see :func:`specs_of`)."""
+        return _compiled_again(tuple((spec.path, case) for spec in specs_of(specs) for case in spec.cases))
 
     def empty(self) -> PartialScore:
         """The partial score of no samples."""
@@ -326,8 +393,9 @@ def score_partition(
 class Scorer:
     """Score samples as they come, in one or more feeds, then report."""
 
-    def __init__(self, specs: Sequence[Spec], *, explained: int | None = None) -> None:
-        """Compile the cases of ``specs``; ``explained`` as :func:`score_partition` takes it."""
+    def __init__(self, specs: SpecsLike, *, explained: int | None = None) -> None:
+        """Compile the cases of ``specs`` (``Spec`` objects or spec file paths, see
+        :func:`specs_of`); ``explained`` as :func:`score_partition` takes it."""
         self.specs = CompiledSpecs.of(specs)
         self.partial = self.specs.empty()
         self.explained = explained
@@ -345,10 +413,12 @@ class Scorer:
 
 
 def score(
-    specs: Sequence[Spec], samples: Iterable[RecordedSample], *, explained: int | None = None
+    specs: SpecsLike, samples: Iterable[RecordedSample], *, explained: int | None = None
 ) -> ScoreReport:
-    """Score every case of ``specs`` against the samples that pair with it (``explained``: how
-    many failing runs of each case keep their failures, see :func:`score_partition`)."""
+    """Score every case of ``specs`` (``Spec`` objects, or paths of spec files and folders read
+    and checked as ``toolexpect score`` does, see :func:`specs_of`) against the samples that
+    pair with it (``explained``: how many failing runs of each case keep their failures, see
+    :func:`score_partition`)."""
     scorer = Scorer(specs, explained=explained)
     scorer.feed(samples)
     return scorer.report()

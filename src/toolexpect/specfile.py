@@ -30,6 +30,7 @@ __all__ = [
     "find_spec_files",
     "kind_of",
     "load_spec_file",
+    "load_spec_files",
     "parse_spec_source",
     "too_large",
 ]
@@ -297,3 +298,19 @@ def find_spec_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path | 
             yield from sorted(found)
         else:
             yield str(raw)
+
+
+def load_spec_files(paths: Iterable[str | os.PathLike[str]]) -> tuple[dict[str, SpecFile], list[str]]:
+    """Every spec file under ``paths`` (folders expanded as :func:`find_spec_files` does),
+    loaded once each by path, and the folders given that hold none: what every command and
+    the scoring API read specs with."""
+    files: dict[str, SpecFile] = {}
+    missing: list[str] = []
+    for given in paths:
+        found = list(find_spec_files([given]))
+        if not found and Path(given).is_dir():
+            missing.append(str(given))
+        for path in found:
+            if str(path) not in files:
+                files[str(path)] = load_spec_file(path)
+    return files, missing

@@ -72,6 +72,14 @@ def test_no_expected_calls_is_value_error_checked_first() -> None:
         ToolCallAccuracyEvaluator().evaluate(Sample(expected_tool_calls=[], tool_calls=None))
 
 
+def test_none_expected_calls_is_the_value_error_of_no_expected_calls() -> None:
+    """expected_tool_calls=None is the ValueError of a sample without expected calls, as [] is."""
+    with pytest.raises(ValueError, match=r"at least one expected tool call.*expected_tool_calls=None"):
+        ToolCallAccuracyEvaluator().evaluate(Sample(expected_tool_calls=None, tool_calls=[]))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="at least one expected tool call"):
+        ToolCallAccuracyEvaluator().evaluate(Sample(expected_tool_calls=None, tool_calls=None))  # type: ignore[arg-type]
+
+
 def test_none_tool_calls_is_value_error() -> None:
     """tool_calls=None (nothing recorded) is a ValueError, never a score."""
     with pytest.raises(ValueError, match="tool_calls=None"):

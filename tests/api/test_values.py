@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import enum
-from collections import UserDict
+import os
+import subprocess
+import sys
+from collections import UserDict, UserString
+from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from toolexpect import Sample, ToolCall, ToolCallAccuracyEvaluator, given, score
+from toolexpect import Sample, ToolCall, ToolCallAccuracyEvaluator, calls_from, given, score
 from toolexpect.recording import record, to_json
 
 np = pytest.importorskip("numpy")
@@ -107,9 +111,121 @@ def test_values_without_a_json_form_are_refused(value: Any) -> None:
         given().expected_tool_call("t").with_argument("x", value)
 
 
-def test_mappings_enums_and_sets_are_converted() -> None:
-    """A Mapping becomes a dict, an enum its value, a set a sorted list."""
-    assert to_json(UserDict({"a": Colour.RED, "b": {3, 1, 2}}), strict=True) == {"a": "red", "b": [1, 2, 3]}
+def test_mappings_and_enums_are_converted() -> None:
+    """A Mapping becomes a dict, an enum its value, a UserString its text."""
+    assert to_json(UserDict({"a": Colour.RED, "b": UserString("c")}), strict=True) == {"a": "red", "b": "c"}
+
+
+def _refusals(value: Any) -> list[Callable[[], object]]:
+    """Every way the API takes an argument value: expected and recorded calls, fluent, record."""
+    return [
+        lambda: _value(value, 0),
+        lambda: _value(0, value),
+        lambda: score("expect t", [{"name": "t", "arguments": {"x": value}}]),
+        lambda: given().expected_tool_call("t").with_argument("x", value),
+    ]
+
+
+@pytest.mark.parametrize("value", [{1, 2}, frozenset({"a", "b"}), {1, "a", 2.5}], ids=repr)
+def test_sets_are_refused_for_they_have_no_order(value: Any) -> None:
+    """A set or frozenset is a TypeError naming the argument: its list order would be the hash order."""
+    for refused in _refusals(value):
+        with pytest.raises(TypeError, match=rf"argument 'x': a {type(value).__name__} has no order"):
+            refused()
+
+
+def test_memoryview_is_refused_as_bytes_are() -> None:
+    """A memoryview is a TypeError naming the argument, never the list of its bytes."""
+    for refused in _refusals(memoryview(b"abc")):
+        with pytest.raises(TypeError, match="argument 'x': a value of type memoryview has no JSON form"):
+            refused()
+
+
+@pytest.mark.parametrize("value", [Decimal("sNaN"), Decimal("-sNaN")], ids=repr)
+def test_signaling_nan_is_refused_naming_the_argument(value: Any) -> None:
+    """A signaling-NaN Decimal is a ValueError naming the argument, in record() too."""
+    for refused in _refusals(value):
+        with pytest.raises(ValueError, match=r"argument 'x': Decimal.*is a signaling NaN"):
+            refused()
+    with pytest.raises(ValueError, match=r"argument 'x'.*signaling NaN"), record() as recording:
+        recording.add("t", {"x": value})
+
+
+def test_keys_that_become_the_same_text_are_refused() -> None:
+    """Mapping keys 1 and "1" both become "1": a ValueError naming both, never one value kept."""
+    for refused in _refusals({1: "a", "1": "b"}):
+        with pytest.raises(ValueError, match="argument 'x': keys 1 and '1' both become the key '1'"):
+            refused()
+    with pytest.raises(ValueError, match="keys 1 and '1'"), record() as recording:
+        recording.add("t", {"x": {1: "a", "1": "b"}})
+
+
+@pytest.mark.parametrize("arguments", [{1: "a", "1": "b"}, {"1": "a", 1: "b"}], ids=repr)
+def test_argument_names_that_become_the_same_text_are_refused(arguments: dict[Any, Any]) -> None:
+    """Argument names 1 and "1" of one call are a ValueError naming both, in record() too."""
+    with pytest.raises(ValueError, match=r"argument names .* both become the argument name '1'"):
+        score("expect t", [ToolCall("t", arguments)])
+    with pytest.raises(ValueError, match="argument names"):
+        _value_of_call({"name": "t", "arguments": arguments})
+    with pytest.raises(ValueError, match="argument names"), record() as recording:
+        recording.add("t", arguments)
+
+
+def _value_of_call(call: Any) -> float | None:
+    return ToolCallAccuracyEvaluator().evaluate(Sample([call], [ToolCall("t")])).value
+
+
+def test_sdk_values_with_keys_that_become_the_same_text_are_refused() -> None:
+    """A message read by calls_from whose arguments hold 1 and "1" is a ValueError naming the keys."""
+    message = {
+        "role": "assistant",
+        "content": [{"type": "tool_use", "id": "a", "name": "t", "input": {1: "a", "1": "b"}}],
+    }
+    with pytest.raises(ValueError, match="keys 1 and '1' both become the key '1'"):
+        calls_from(message)
+
+
+@pytest.mark.parametrize(
+    ("value", "place", "error"),
+    [
+        ({"a": [0, {1: 2, "1": 3}]}, r'\["a"\]\[1\]', ValueError),
+        ([{"k": memoryview(b"a")}], r'\[0\]\["k"\]', TypeError),
+        ({"q": (1, Decimal("sNaN"))}, r'\["q"\]\[1\]', ValueError),
+        ({"s": [{2, 1}]}, r'\["s"\]\[0\]', TypeError),
+        ([b"x"], r"\[0\]", TypeError),
+    ],
+    ids=["keys", "memoryview", "snan", "set", "bytes"],
+)
+def test_refusals_name_the_place_inside_the_argument(value: Any, place: str, error: type[Exception]) -> None:
+    """A refused value nested in an argument is named by the argument and the path to it."""
+    with pytest.raises(error, match=rf"argument 'x' at {place}: "):
+        score("expect t", [ToolCall("t", {"x": value})])
+
+
+def test_recording_orders_sets_by_their_values() -> None:
+    """record() keeps a set as a list in an order of its values alone, whatever the hash seed."""
+    with record() as recording:
+        recording.add("t", {"s": {"b", 3, None, 1.5, (1, 2), True, "a"}, "f": frozenset({"y", "x"})})
+    assert recording.calls[0].arguments == {"s": [None, True, 1.5, 3, "a", "b", [1, 2]], "f": ["x", "y"]}
+
+
+def test_recording_of_sets_does_not_depend_on_the_hash_seed() -> None:
+    """The recorded list of a set of strings and mixed values is the same under two hash seeds."""
+    code = (
+        "from toolexpect.recording import to_json; "
+        "print(to_json({'s': {'q', 'w', 'e', 'r', 't', 'y', 1, 2.5, None, ('a',)}}))"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(outputs) == 1
 
 
 def test_plain_values_are_not_copied() -> None:
@@ -125,3 +241,6 @@ def test_recording_keeps_reprs_of_other_objects() -> None:
     with record() as recording:
         recording.add("t", {"x": b"abc", "y": np.float64(0.5)})
     assert recording.calls[0].arguments == {"x": "b'abc'", "y": 0.5}
+    with record() as recording:
+        recording.add("t", {"m": memoryview(b"abc")})
+    assert recording.calls[0].arguments == {"m": "b'abc'"}

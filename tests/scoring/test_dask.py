@@ -157,6 +157,37 @@ def test_python_api_returns_the_single_process_report(client: Client) -> None:
     assert report.cases
 
 
+def test_python_api_reads_spec_paths_as_score_does(client: Client) -> None:
+    """`toolexpect.dask.score(["w.expect"], paths, client)` reads the spec files at those paths
+    (str or os.PathLike) and gives the report of the loaded specs."""
+    paths = sorted((ROOT / "specs").glob("*.expect"))
+    log = ROOT / "specs" / "logs" / "run.jsonl"
+    report = on_dask.score([str(paths[0]), *paths[1:]], str(log), client)
+    assert report == _single(_specs(*paths), [log])
+    assert report.cases
+
+
+def test_python_api_refuses_a_spec_with_errors_before_a_cluster_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A spec path with errors is a SpecError, and a value that is no spec a TypeError naming
+    specs, raised before any cluster is started."""
+    import distributed
+
+    from toolexpect.api import SpecError
+
+    def no_cluster(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a cluster was started")
+
+    monkeypatch.setattr(distributed, "LocalCluster", no_cluster)
+    bad = tmp_path / "bad.expect"
+    bad.write_text("expect f(x=)\n", encoding="utf-8")
+    with pytest.raises(SpecError, match="P100"):
+        on_dask.score([bad], [str(tmp_path / "run.jsonl")])
+    with pytest.raises(TypeError, match="specs takes Spec objects"):
+        on_dask.score([1], [str(tmp_path / "run.jsonl")])  # type: ignore[list-item]
+
+
 def test_address_and_verbose_say_how_the_work_was_spread(
     client: Client, shards: tuple[Path, list[Path]], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -14,7 +14,7 @@ from typing import Any, TypeAlias, cast
 
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.model import ArgMatcher, Expectation, Json, Op, Pattern
-from toolexpect.recording import Recording, to_json
+from toolexpect.recording import Recording, argument_names, to_json
 
 __all__ = ["CallLike", "as_call", "as_calls", "calls_from", "expectation_of", "recorded_calls"]
 
@@ -55,8 +55,9 @@ def _plain_arguments(arguments: Mapping[Any, Any]) -> Mapping[str, Json]:
     """Arguments in the one form the matcher takes (see :func:`~toolexpect.recording.to_json`):
     names as text, values as JSON values; the very mapping when it is that already.
 
-    ``TypeError`` names the argument of a value with no JSON form, ``ValueError`` one that
-    contains itself or nests deeper than the spec language allows.
+    ``TypeError`` names the argument of a value with no JSON form (a set too), ``ValueError``
+    one that contains itself or nests deeper than the spec language allows, and two names
+    that become the same text (``1`` and ``"1"``).
     """
     plain: dict[str, Json] = {}
     changed = type(arguments) is not dict
@@ -64,6 +65,8 @@ def _plain_arguments(arguments: Mapping[Any, Any]) -> Mapping[str, Json]:
         if type(name) is not str:
             name = str.__str__(name) if isinstance(name, str) else str(name)
             changed = True
+            if name in plain or name in arguments:
+                argument_names(arguments)  # raises the ValueError naming both
         if type(item) in _SCALARS:
             plain[name] = item
             continue

@@ -10,7 +10,7 @@ Both are shown under their public home, ``toolexpect.api`` (as pytest names a fa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from toolexpect.diagnostics import Diagnostic
 from toolexpect.report.diagnostics import render
@@ -21,10 +21,24 @@ __all__ = ["SpecError", "ToolCallAssertionError"]
 class SpecError(ValueError):
     """A spec that does not parse, validate or lint; ``diagnostics`` says why."""
 
-    def __init__(self, diagnostics: Sequence[Diagnostic], text: str | None = None) -> None:
-        """Build the message from the diagnostics, with source excerpts when ``text`` is known."""
+    def __init__(
+        self,
+        diagnostics: Sequence[Diagnostic],
+        text: str | None = None,
+        *,
+        sources: Mapping[str, str] | None = None,
+    ) -> None:
+        """Build the message from the diagnostics, with source excerpts when ``text`` (the one
+        source) or ``sources`` (the text of each file, by path) is known."""
         self.diagnostics: tuple[Diagnostic, ...] = tuple(diagnostics)
-        super().__init__(render(self.diagnostics, "full", sources=lambda _path: text))
+        if sources is None:
+            super().__init__(render(self.diagnostics, "full", sources=lambda _path: text))
+        else:
+            super().__init__(
+                render(
+                    self.diagnostics, "full", sources=lambda path: None if path is None else sources.get(path)
+                )
+            )
 
 
 class ToolCallAssertionError(AssertionError):

@@ -70,6 +70,11 @@ class ToolCallAccuracyEvaluator:
         when first asked for, so that reading ``value`` alone does not pay for it.
         """
         expected = sample.expected_tool_calls
+        if expected is None:
+            raise ValueError(
+                "Tool Call Accuracy needs at least one expected tool call; the sample has "
+                "expected_tool_calls=None"
+            )
         if type(expected) is not list and type(expected) is not tuple:
             if isinstance(expected, str | bytes | Mapping | ToolCall | Expectation):
                 raise TypeError(

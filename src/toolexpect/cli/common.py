@@ -8,13 +8,12 @@ import os
 import secrets
 import stat
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from toolexpect.diagnostics import Diagnostic
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.style import ESCAPE, Style
-from toolexpect.specfile import SpecFile, find_spec_files, load_spec_file
+from toolexpect.specfile import SpecFile, load_spec_files
 
 if TYPE_CHECKING:
     pass
@@ -113,15 +112,7 @@ def no_spec_files(folder: str) -> str:
 
 def load_all(paths: Sequence[str]) -> tuple[dict[str, SpecFile], list[str]]:
     """Every spec file under ``paths``, loaded, and the folders given that hold none."""
-    files: dict[str, SpecFile] = {}
-    missing: list[str] = []
-    for given in paths:
-        found = list(find_spec_files([given]))
-        if not found and Path(given).is_dir():
-            missing.append(given)
-        for path in found:
-            files.setdefault(str(path), load_spec_file(path))
-    return files, missing
+    return load_spec_files(paths)
 
 
 def logs_given_as_specs(paths: list[str], failed: set[str | None]) -> list[str]:

@@ -21,7 +21,9 @@ __all__ = [
     "decode_number",
     "decode_string",
     "integer_too_long",
+    "number_too_small",
     "span_of",
+    "underflows",
 ]
 
 MAX_INT_DIGITS = 640
@@ -123,6 +125,22 @@ def integer_too_long(literal: str, span: Span | None) -> Diagnostic:
     )
 
 
+def underflows(literal: str, value: float) -> bool:
+    """Whether a float literal that is not zero reads as ``0.0`` (``1e-400``, ``-1e-400``):
+    a digit other than 0 before its exponent."""
+    return value == 0.0 and any(c in "123456789" for c in literal.lower().partition("e")[0])
+
+
+def number_too_small(literal: str, span: Span | None) -> Diagnostic:
+    """The diagnostic of a float literal that is not zero and reads as ``0.0``."""
+    return make(
+        "P110",
+        f"number {literal} is too small to represent: it would be read as 0",
+        span,
+        help="write 0, or a number within the range of a 64-bit float (the smallest is 5e-324)",
+    )
+
+
 def decode_number(token: Token) -> int | float:
     """Decode a number token: an integer literal stays ``int``, any other is ``float``."""
     raw = str(token)
@@ -140,4 +158,6 @@ def decode_number(token: Token) -> int | float:
                 help="use a number within the range of a 64-bit float",
             )
         )
+    if underflows(raw, value):
+        raise Problem(number_too_small(raw, span_of(token)))
     return value

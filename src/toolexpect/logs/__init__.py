@@ -208,7 +208,10 @@ def _plain(value: Any, depth: int = 0) -> Any:
     if value is None or isinstance(value, str | int | float | bool):
         return value
     if isinstance(value, dict):
-        return {str(k): _plain(v, depth + 1) for k, v in value.items()}
+        plain = {str(k): _plain(v, depth + 1) for k, v in value.items()}
+        if len(plain) < len(value):  # 1 and "1": a value would be lost
+            raise Context().fatal("R402", _same_text(value), None, help="give each key as distinct text")
+        return plain
     if isinstance(value, list | tuple):
         return [_plain(v, depth + 1) for v in value]
     if isinstance(value, bytes | bytearray):  # e.g. a Gemini part's thought_signature
@@ -229,6 +232,17 @@ def _plain(value: Any, depth: int = 0) -> Any:
         None,
         help="pass dicts, lists or SDK objects that have model_dump()",
     )
+
+
+def _same_text(mapping: dict[Any, Any]) -> str:
+    """The message for keys of ``mapping`` that become the same text."""
+    seen: dict[str, Any] = {}
+    for key in mapping:
+        name = str(key)
+        if name in seen:
+            return f"keys {seen[name]!r} and {key!r} both become the key {name!r}"
+        seen[name] = key
+    return "two keys become the same text"
 
 
 def _dump(fn: Any, method: str) -> Any:

@@ -4,7 +4,8 @@ The values come from the standard ``json`` module and PyYAML's safe loader, so i
 stay ``int`` and floats ``float``; a light tokenizer (JSON) or the composed node tree
 (YAML) gives each key and value its place, so schema errors point at the source. Numbers
 that the text language cannot write are refused where they stand (``P110``): NaN, infinities,
-floats beyond the 64-bit range and integers longer than ``MAX_INT_DIGITS``. A key written
+floats beyond the 64-bit range, floats that are not zero but read as 0 (``1e-400``) and
+integers longer than ``MAX_INT_DIGITS``. A key written
 twice in one object is kept as a :class:`~toolexpect.document.Repeat` for lint.
 """
 

@@ -11,7 +11,7 @@ from typing import Any
 from toolexpect.diagnostics import Diagnostic, Span, make
 from toolexpect.document import Repeat
 from toolexpect.language.layout import MAX_DEPTH
-from toolexpect.language.strings import MAX_INT_DIGITS
+from toolexpect.language.strings import MAX_INT_DIGITS, underflows
 from toolexpect.lines import LineIndex
 from toolexpect.sources.located import DOCUMENT_DEPTH, Located, PathKey, bad_number
 
@@ -51,6 +51,8 @@ def _json_float(literal: str) -> float:
     value = float(literal)
     if math.isinf(value):
         raise _BadNumber(literal, "float")
+    if underflows(literal, value):
+        raise _BadNumber(literal, "underflow")
     return value
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from toolexpect.diagnostics import Diagnostic, Span, make
 from toolexpect.document import Repeat
 from toolexpect.language.layout import MAX_DEPTH
-from toolexpect.language.strings import integer_too_long
+from toolexpect.language.strings import integer_too_long, number_too_small
 
 __all__ = ["DOCUMENT_DEPTH", "MAX_NODES", "Located", "PathKey", "bad_number"]
 
@@ -46,9 +46,12 @@ class Located:
 
 def bad_number(literal: str, kind: str, span: Span | None) -> Diagnostic:
     """The diagnostic of a number the language cannot hold: ``kind`` is ``"integer"`` (too
-    many digits), ``"float"`` (beyond the 64-bit range) or ``"constant"`` (NaN, infinity)."""
+    many digits), ``"float"`` (beyond the 64-bit range), ``"underflow"`` (not zero, but read
+    as 0) or ``"constant"`` (NaN, infinity)."""
     if kind == "integer":
         return integer_too_long(literal, span)
+    if kind == "underflow":
+        return number_too_small(literal, span)
     if kind == "float" and not any(c.isalpha() and c not in "eE" for c in literal):
         return make(
             "P110",

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from toolexpect.diagnostics import Span, make
 from toolexpect.document import Repeat
 from toolexpect.language.layout import MAX_DEPTH
-from toolexpect.language.strings import MAX_INT_DIGITS
+from toolexpect.language.strings import MAX_INT_DIGITS, underflows
 from toolexpect.lines import LineIndex
 from toolexpect.sources.located import DOCUMENT_DEPTH, MAX_NODES, Located, PathKey, bad_number
 
@@ -73,6 +73,8 @@ def _loader() -> type[yaml.SafeLoader]:
             value = float(super().construct_yaml_float(node))
             if not math.isfinite(value):
                 raise _YamlNumber(str(node.value), "float", node)
+            if underflows(str(node.value), value):
+                raise _YamlNumber(str(node.value), "underflow", node)
             return value
 
         def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
