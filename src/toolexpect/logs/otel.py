@@ -276,6 +276,7 @@ def _span_calls(
 
 def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
     """One sample per trace id, in order of first appearance."""
+    ctx.defer()  # calls are built once every span of the log is read
     traces: dict[str, _Trace] = {}
     seq = 0
     for line, value in records:
