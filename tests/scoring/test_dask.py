@@ -63,7 +63,11 @@ def _single(specs: list[Spec], logs: list[Path], explained: int | None = None) -
     report = score(specs, (sample for reader in readers for sample in reader), explained=explained)
     from dataclasses import replace
 
-    return replace(report, log_diagnostics=tuple(d for r in readers for d in r.diagnostics))
+    return replace(
+        report,
+        log_diagnostics=tuple(d for r in readers for d in r.diagnostics),
+        log_records=tuple(r.records for r in readers),
+    )
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
