@@ -122,8 +122,8 @@ class CompiledSpecs:
             diagnostics.extend(part.diagnostics)
             call_findings.extend(part.call_findings)
             for counted in part.records:
-                known = records.get(counted.path)
-                records[counted.path] = counted if known is None else known.then(counted)
+                before = records.get(counted.path)
+                records[counted.path] = counted if before is None else before.then(counted)
             if part.pairing is not None:
                 notes = part.pairing if notes is None else notes.then(part.pairing)
         if notes is not None:

@@ -129,7 +129,7 @@ def _report_json(report: ScoreReport) -> dict[str, Any]:
             for f in report.call_findings
         ],
         "log_diagnostics": [d.to_json() for d in report.log_diagnostics],
-        **({"logs": [_records_json(counted) for counted in report.log_records]} if report.log_records else {}),
+        **({"logs": [_records_json(found) for found in report.log_records]} if report.log_records else {}),
         "summary": _summary_json(report),
     }
 
