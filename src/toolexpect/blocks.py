@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from toolexpect.diagnostics import Diagnostic
 from toolexpect.logs import LogError, canonical
-from toolexpect.logs._base import Context, Record
+from toolexpect.logs._base import Context, Record, accounted
 from toolexpect.logs._source import read_lines
 from toolexpect.pairing.facts import facts_of
 from toolexpect.partition import score_read
@@ -99,7 +99,7 @@ def score_block(
     counted = 0
     try:
         records = _Lines(read_lines(path, ctx, start, stop))
-        samples = canonical.read(records, ctx)
+        samples = canonical.read(accounted(records, ctx), ctx)
         partial = score_read(
             specs,
             samples,
@@ -108,6 +108,7 @@ def score_block(
             explained=explained,
             tools=tools,
             pairing=pairing,
+            records=lambda: [ctx.records()],
         )
         counted = records.read
     except _Loose:

@@ -8,7 +8,7 @@ from typing import Any
 
 from toolexpect.model import Json
 
-__all__ = ["CallList", "RecordedSample", "SampleFacts", "ToolCall", "same_call"]
+__all__ = ["CallList", "LogRecords", "RecordedSample", "SampleFacts", "ToolCall", "same_call"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,3 +161,34 @@ class CallList:
             if repeated is not None:
                 dropped.append((call, repeated))
         return dropped
+
+
+@dataclass(frozen=True, slots=True)
+class LogRecords:
+    """What became of the records of one log: each ends in exactly one of three counts.
+
+    ``with_calls``: records that hold calls (or pieces of a streamed call); ``without_calls``:
+    records read whole that hold none (a user turn, a tool result, a text answer);
+    ``reported``: records that could not be read or were skipped, each with a diagnostic at
+    its line. A record of JSON Lines is a line that is not blank; a JSON document is one
+    record, or each element of it when its elements are read one by one.
+    """
+
+    path: str | None
+    with_calls: int = 0
+    without_calls: int = 0
+    reported: int = 0
+
+    @property
+    def records(self) -> int:
+        """How many records the log held."""
+        return self.with_calls + self.without_calls + self.reported
+
+    def then(self, other: LogRecords) -> LogRecords:
+        """The counts of both (two blocks of one log), named after this one."""
+        return LogRecords(
+            self.path,
+            self.with_calls + other.with_calls,
+            self.without_calls + other.without_calls,
+            self.reported + other.reported,
+        )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from toolexpect.calls import LogRecords
 from toolexpect.diagnostics import Diagnostic, Severity
 from toolexpect.matching import CaseResult, RunResult
 from toolexpect.model import Case
@@ -80,6 +81,9 @@ class ScoreReport:
     unused_runs: int = 0
     unused_capped: bool = False
     unreadable_partitions: int = 0
+    log_records: tuple[LogRecords, ...] = field(default=())
+    """What became of the records of each log read, in input order (logs given as samples,
+    through the Python API, have none)."""
 
     @property
     def passed(self) -> int:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast, overload
 
-from toolexpect.calls import RecordedSample
+from toolexpect.calls import LogRecords, RecordedSample
 from toolexpect.diagnostics import Diagnostic
 from toolexpect.logs import LogReader
 from toolexpect.model import Spec
@@ -58,6 +58,7 @@ def score_read(
     pairing: PairingOptions | None = None,
     through: Callable[[Iterator[RecordedSample]], Iterator[RecordedSample]] | None = None,
     joins: bool = False,
+    records: Callable[[], Iterable[LogRecords]] | None = None,
 ) -> PartialScore:
     """Pair, check (with a ``tools`` catalogue) and score one partition's ``samples`` (a log
     reader, several read one after the other, or samples) as the partition at ``at``
@@ -66,7 +67,8 @@ def score_read(
     :func:`~toolexpect.scoring.score_partition` takes it; ``through``: what the runs pass
     through on their way to scoring, such as a progress display; ``joins``: the first held part
     carries the join handles of the held records, for an engine that scores each log on its
-    own, see :mod:`toolexpect.linked`)."""
+    own, see :mod:`toolexpect.linked`; ``records``: what became of the records of samples given
+    as such, asked for once they are read; a reader's are taken from it)."""
     many = isinstance(samples, Sequence) and all(isinstance(log, LogReader) for log in samples)
     logs: list[LogReader | Iterable[RecordedSample]] = (
         list(cast("Sequence[LogReader]", samples))
@@ -76,11 +78,14 @@ def score_read(
     readers = [log for log in logs if isinstance(log, LogReader)]
     if readers:
         diagnostics = _Findings(readers)
+        records = records or (lambda: [reader.records for reader in readers])
     cases = Spec(tuple(target.case for target in specs.targets))
     paired = pair_runs([cases], logs, pairing, joins=joins)
     stages = _Stages(paired, through)
     notes = paired.notes
-    partial = _scored(specs, stages.of("read"), at, diagnostics, explained, tools, lambda: notes("read"))
+    partial = _scored(
+        specs, stages.of("read"), at, diagnostics, explained, tools, lambda: notes("read"), records
+    )
     held = _held(specs, stages, paired, lambda log: (*at, log), explained, tools, paired.handles)
     return partial.merge(held)
 
@@ -169,16 +174,23 @@ def _scored(
     explained: int | None,
     tools: Catalogue | None,
     notes: Callable[[], PairingNotes],
+    records: Callable[[], Iterable[LogRecords]] | None = None,
 ) -> PartialScore:
-    """The partial score of ``samples`` at ``at``, with the pairing ``notes`` of its runs
-    (asked for once they are read)."""
+    """The partial score of ``samples`` at ``at``, with the pairing ``notes`` of its runs and
+    what became of its logs' ``records`` (both asked for once they are read)."""
     found: list[SampleFinding] = []
     if tools is not None:
         from toolexpect.toolcheck import check_samples
 
         samples = check_samples(samples, tools, found)
     scored = score_partition(
-        specs, samples, at=at, diagnostics=diagnostics, explained=explained, call_findings=found
+        specs,
+        samples,
+        at=at,
+        diagnostics=diagnostics,
+        explained=explained,
+        call_findings=found,
+        records=records,
     )
     return PartialScore(tuple(replace(part, pairing=notes()) for part in scored.parts))
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeAlias, cast
 
-from toolexpect.calls import RecordedSample
+from toolexpect.calls import LogRecords, RecordedSample
 from toolexpect.diagnostics import Diagnostic, Severity, Span
 from toolexpect.matching import (
     MAX_KEPT_RUNS,
@@ -165,6 +165,7 @@ class CompiledSpecs:
         diagnostics: list[Diagnostic] = []
         call_findings: list[SampleFinding] = []
         notes: PairingNotes | None = None
+        records: dict[str | None, LogRecords] = {}
         for part in partial.parts:
             if part.tallies and len(part.tallies) != len(tallies):
                 raise ValueError("a partial score of other specs cannot be finished with these")
@@ -187,6 +188,9 @@ class CompiledSpecs:
             unreadable += part.unreadable
             diagnostics.extend(part.diagnostics)
             call_findings.extend(part.call_findings)
+            for counted in part.records:
+                before = records.get(counted.path)
+                records[counted.path] = counted if before is None else before.then(counted)
             if part.pairing is not None:
                 notes = part.pairing if notes is None else notes.then(part.pairing)
         if notes is not None:
@@ -222,6 +226,7 @@ class CompiledSpecs:
             unused_runs=untracked + sum(entry.count for entry in unused.values()),
             unused_capped=capped,
             unreadable_partitions=unreadable,
+            log_records=tuple(records.values()),
         )
 
     def __reduce__(self) -> tuple[object, ...]:
@@ -267,6 +272,8 @@ class Part:
     unreadable: bool = False
     call_findings: tuple[SampleFinding, ...] = ()
     pairing: PairingNotes | None = None
+    records: tuple[LogRecords, ...] = ()
+    """What became of the records of the logs this partition read (its blocks': a block's)."""
     lines: int | None = None
     """For a block of a log read on its own: how many lines it read, its log lines numbered
     from 1 at its first line, until they are moved (``toolexpect.shards.numbered``);
@@ -333,6 +340,7 @@ def score_partition(
     diagnostics: Sequence[Diagnostic] = (),
     explained: int | None = None,
     call_findings: Sequence[SampleFinding] = (),
+    records: Callable[[], Iterable[LogRecords]] | None = None,
 ) -> PartialScore:
     """Score ``samples`` (one partition of the input, in order) against ``specs``.
 
@@ -340,7 +348,8 @@ def score_partition(
     different places merge in their input order. ``diagnostics``: the log findings of the
     partition, read once the samples are (a reader's list fills as it is read);
     ``call_findings`` likewise, the calls that break their tool's schema
-    (:func:`toolexpect.toolcheck.check_samples`).
+    (:func:`toolexpect.toolcheck.check_samples`); ``records``, asked for once the samples
+    are read: what became of the records of the partition's logs (``LogReader.records``).
     ``explained``: ``None`` keeps every run (the JSON report lists each); a number (at most
     :data:`~toolexpect.matching.MAX_KEPT_RUNS`, how many failing runs of a case the other
     reports explain) keeps no run beyond each case's accumulators (its figures, its first run,
@@ -386,6 +395,7 @@ def score_partition(
         tuple(diagnostics),
         untracked,
         call_findings=tuple(call_findings),
+        records=() if records is None else tuple(records()),
     )
     return PartialScore((part,))
 

@@ -326,7 +326,13 @@ def _named(partial: PartialScore, path: str, log: str) -> PartialScore:
             for finding in part.call_findings
         )
         notes = part.pairing.renamed(path, log) if part.pairing is not None else None
+        records = tuple(
+            dataclasses.replace(counted, path=log) if counted.path == path else counted
+            for counted in part.records
+        )
         parts.append(
-            dataclasses.replace(part, unused=unused, diagnostics=found, call_findings=checked, pairing=notes)
+            dataclasses.replace(
+                part, unused=unused, diagnostics=found, call_findings=checked, pairing=notes, records=records
+            )
         )
     return PartialScore(tuple(parts))

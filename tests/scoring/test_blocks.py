@@ -172,7 +172,7 @@ def test_every_line_number_a_part_holds_is_moved() -> None:
     assert {name: getattr(moved, name) for name in unmoved - {"lines"}} == {
         name: getattr(part, name) for name in unmoved - {"lines"}
     }
-    assert unmoved == {"at", "runs", "tallies", "untracked", "unreadable", "lines"}
+    assert unmoved == {"at", "runs", "tallies", "untracked", "unreadable", "records", "lines"}
 
 
 def test_a_report_refuses_blocks_whose_lines_were_not_numbered(tmp_path: Path) -> None:

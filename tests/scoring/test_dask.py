@@ -3,6 +3,7 @@ the report one process gives, in every format, through a killed worker and an un
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -63,7 +64,11 @@ def _single(specs: list[Spec], logs: list[Path], explained: int | None = None) -
     report = score(specs, (sample for reader in readers for sample in reader), explained=explained)
     from dataclasses import replace
 
-    return replace(report, log_diagnostics=tuple(d for r in readers for d in r.diagnostics))
+    return replace(
+        report,
+        log_diagnostics=tuple(d for r in readers for d in r.diagnostics),
+        log_records=tuple(r.records for r in readers),
+    )
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -408,9 +413,10 @@ def test_a_canonical_log_named_after_its_case_pairs_by_file_in_blocks(client: Cl
     specs = _specs(spec)
     options = PairingOptions("file")
     report, spread = on_dask.run(specs, [str(log)], client, blocksize=2048, pairing=options)
-    single = score(specs, pair_runs(specs, [open_log(str(log))], options))
+    reader = open_log(str(log))
+    single = score(specs, pair_runs(specs, [reader], options))
     assert spread.partitions > 5
-    assert report == single
+    assert report == dataclasses.replace(single, log_records=(reader.records,))
     assert report.cases[2].result.runs == 400
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from toolexpect.api import parse_spec
-from toolexpect.calls import RecordedSample, ToolCall
+from toolexpect.calls import LogRecords, RecordedSample, ToolCall
 from toolexpect.cli import main
 from toolexpect.matching import MAX_KEPT_RUNS
 from toolexpect.report.score import MAX_RUNS_SHOWN, render
@@ -78,4 +79,5 @@ def test_reports_are_the_same_whatever_is_kept(
     spec = load_spec_file(tmp_path / "c.expect").spec
     assert spec is not None
     samples = [RecordedSample("c", (ToolCall("t", {"x": 2 + n % 3}),)) for n in range(40)]
-    assert out == render(score([spec], samples), fmt)
+    counted = LogRecords(str(tmp_path / "log.jsonl"), with_calls=40)
+    assert out == render(replace(score([spec], samples), log_records=(counted,)), fmt)

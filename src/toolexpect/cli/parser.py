@@ -199,7 +199,11 @@ def build_parser() -> argparse.ArgumentParser:
         "(logs may be globs and fsspec URLs; pip install 'toolexpect[dask]')",
     )
     score.add_argument(
-        "-v", "--verbose", action="count", default=0, help="say how the work was spread (with --dask)"
+        "-v",
+        "--verbose",
+        action="count",
+        default=0,
+        help="say what became of each log's records, and how the work was spread (with --dask)",
     )
 
     diff = commands.add_parser("diff", help="compare two JSON score reports: which cases changed")
@@ -229,6 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_pairing_arguments(calls)
     calls.add_argument("--format", choices=("table", "json"), default="table", help="output format")
+    calls.add_argument(
+        "-v", "--verbose", action="count", default=0, help="say what became of each log's records"
+    )
     add_snapshot_parser(commands)
     commands.add_parser("server", help="run the language server for editors over stdio (toolexpect[lsp])")
     return parser

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import IO, TYPE_CHECKING, TypeVar, cast
 
 from toolexpect.cli.common import (
@@ -28,6 +28,7 @@ from toolexpect.report.style import Style
 from toolexpect.specfile import SpecFile
 
 if TYPE_CHECKING:
+    from toolexpect.calls import LogRecords
     from toolexpect.catalogue import Catalogue
     from toolexpect.pairing import PairingOptions
     from toolexpect.report.compare import Comparison
@@ -155,6 +156,8 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         return EXIT_USAGE
     report_log_diagnostics([d for d in report.log_diagnostics if d.code not in PAIRING_CODES], err)
     report_pairing_diagnostics([d for d in report.log_diagnostics if d.code in PAIRING_CODES], err)
+    if args.verbose:
+        _say_records(report.log_records, err)
     extras = _ScoreExtras(args, files, baseline, report, "html" in formats)
     if not args.output:
         _write_report(report, extras, args.format, out, err)
@@ -378,4 +381,14 @@ def cmd_calls(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         return EXIT_USAGE
     report_log_diagnostics([d for r in readers for d in r.diagnostics], err)
     report_pairing_diagnostics(paired.diagnostics, err)
+    if args.verbose:
+        _say_records([reader.records for reader in readers], err)
     return EXIT_OK
+
+
+def _say_records(records: Sequence[LogRecords], err: IO[str]) -> None:
+    """One line per log: what became of its records (``-v``)."""
+    from toolexpect.report.summary import records_line
+
+    for counted in records:
+        print(f"toolexpect: {records_line(counted)}", file=err)

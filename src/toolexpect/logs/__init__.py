@@ -21,7 +21,7 @@ from typing import Any
 
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.diagnostics import Diagnostic
-from toolexpect.logs._base import Context, LogError, Note, Record, noting
+from toolexpect.logs._base import Context, LogError, LogRecords, Note, Record, accounted, noting
 from toolexpect.logs._source import Source, open_source
 from toolexpect.logs.detect import LOG_FORMATS, READERS, detect, fits
 from toolexpect.logs.documents import concatenated, values
@@ -31,6 +31,7 @@ __all__ = [
     "LOG_FORMATS",
     "LogError",
     "LogReader",
+    "LogRecords",
     "calls_to_json",
     "log_paths",
     "open_log",
@@ -91,8 +92,10 @@ class LogReader:
         self.path = path
         self.format = fmt
         self.diagnostics: list[Diagnostic] = source.ctx.diagnostics if source is not None else []
-        self._spread = spread
+        self.spread = spread
+        """Whether the log is one JSON list whose elements are read as records, one by one."""
         self._source = source
+        self._ctx = Context(path, self.diagnostics)
         self._read = False
         self.splittable = source.splittable and not spread if source is not None else False
         """Whether ``score -j`` may cut the log at line starts (a plain regular file)."""
@@ -108,18 +111,26 @@ class LogReader:
             if self._read:
                 raise _once(self.path)
             self._read = True
+            ctx = source.ctx  # it read the records the probe looked at
+            ctx.note = note
         else:
             self.diagnostics.clear()
-            source = open_source(self.path, Context(self.path, self.diagnostics))
-        ctx = Context(self.path, self.diagnostics, note)
+            ctx = Context(self.path, self.diagnostics, note)
+            source = open_source(self.path, ctx)
+        self._ctx = ctx
         records: Iterable[Record] = source.records()
         if source.lines:
             records = _spread_lines(records, self.format)
-        elif self._spread and isinstance(source.document, list):
+        elif self.spread and isinstance(source.document, list):
             records = ((1, item) for item in source.document)
         if note is not None and self.format != "canonical":  # canonical hands its records over itself
             records = noting(records, ctx)
-        return READERS[self.format].read(records, ctx)  # type: ignore[no-any-return]
+        return READERS[self.format].read(accounted(records, ctx), ctx)  # type: ignore[no-any-return]
+
+    @property
+    def records(self) -> LogRecords:
+        """What became of the records read so far (by the latest reading)."""
+        return self._ctx.records()
 
     def __repr__(self) -> str:
         return f"LogReader({self.path!r}, format={self.format!r})"

@@ -16,16 +16,18 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeAlias
 
-from toolexpect.calls import CallList, RecordedSample, SampleFacts, ToolCall
+from toolexpect.calls import CallList, LogRecords, RecordedSample, SampleFacts, ToolCall
 from toolexpect.diagnostics import Diagnostic, Span, make
 
 __all__ = [
     "Context",
     "Envelope",
     "LogError",
+    "LogRecords",
     "Note",
     "Reader",
     "Record",
+    "accounted",
     "dedupe",
     "envelope",
     "envelope_id",
@@ -80,7 +82,12 @@ def _id_text(value: Any) -> str | None:
 
 @dataclass
 class Context:
-    """Where records come from and where findings go."""
+    """Where records come from and where findings go; what became of each record.
+
+    While :func:`accounted` hands records to a reader, the context tells what became of the
+    record being read: a call built (:meth:`call`, :meth:`holds_call`), a finding reported
+    (:meth:`report`), or neither; :meth:`records` gives the counts.
+    """
 
     path: str | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -89,7 +96,52 @@ class Context:
     record: Any = None
     """The record being read, while ``note`` is set (see :func:`noting`)."""
     line: int | None = None
-    """The line of the record being read, while ``note`` is set."""
+    """The line of the record being read (see :func:`accounted` and :func:`noting`)."""
+    _open: bool = field(default=False, repr=False)
+    _called: bool = field(default=False, repr=False)
+    _noted: bool = field(default=False, repr=False)
+    _counts: list[int] = field(default_factory=lambda: [0, 0, 0], repr=False)
+    _quiet: dict[int, int] | None = field(default=None, repr=False)
+
+    def defer(self) -> None:
+        """Say that the reader builds some calls after reading their records (it gathers a
+        trace, a tree of runs or a stream): from now on a record read without a call is
+        remembered by its line, and counts as one with calls once a call is built at it."""
+        if self._quiet is None:
+            self._quiet = {}
+
+    def _late(self, line: int | None) -> None:
+        """A call built at ``line`` after its record was counted."""
+        quiet = self._quiet
+        if quiet and line is not None and (self.line != line or not self._open):
+            bucket = quiet.pop(line, None)
+            if bucket is not None:
+                self._counts[bucket] -= 1
+                self._counts[0] += 1
+
+    def refused(self) -> None:
+        """Count a record refused before it reached a reader (a line that is not JSON), its
+        finding reported."""
+        self._counts[2] += 1
+
+    def close_record(self) -> None:
+        """Count the record being read, if any, as what became of it."""
+        if self._open:
+            bucket = 0 if self._called else 2 if self._noted else 1
+            self._counts[bucket] += 1
+            if bucket and self._quiet is not None and self.line is not None:
+                self._quiet[self.line] = bucket
+            self._open = self._called = self._noted = False
+
+    def open_record(self, line: int | None) -> None:
+        """Start counting the record at ``line``."""
+        self.close_record()
+        self._open, self.line, self._called, self._noted = True, line, False, False
+
+    def records(self) -> LogRecords:
+        """What became of the records read so far."""
+        with_calls, without_calls, reported = self._counts
+        return LogRecords(self.path, with_calls, without_calls, reported)
 
     def span(self, line: int | None, column: int = 1) -> Span | None:
         """A point span at ``column`` (the start, by default) of ``line``."""
@@ -98,7 +150,8 @@ class Context:
     def report(
         self, code: str, message: str, line: int | None, help: str | None = None, *, column: int = 1
     ) -> None:
-        """Record a non-fatal finding."""
+        """Record a non-fatal finding (about the record being read, if any)."""
+        self._noted = True
         self.diagnostics.append(make(code, message, self.span(line, column), help=help, path=self.path))
 
     def fatal(
@@ -128,6 +181,9 @@ class Context:
                 help="each call needs a non-empty string name",
             )
             return None
+        self._called = True
+        if self._quiet:
+            self._late(line)
         cid = call_id if call_id is None or type(call_id) is str else _id_text(call_id)
         if type(arguments) is dict:
             return ToolCall(name, arguments, cid, kind, raw, True, self.path, line)
@@ -154,6 +210,7 @@ class Context:
         self, name: str, text: str, cid: str | None, kind: str, line: int | None, why: str
     ) -> ToolCall:
         """Keep a call whose arguments cannot be decoded, with its raw text (R403)."""
+        self._called = True
         self.report(
             "R403",
             f"arguments of call {name!r} are not a JSON object ({why}); kept as raw text",
@@ -207,6 +264,23 @@ def noting(records: Iterable[Record], ctx: Context) -> Iterator[Record]:
     for record in records:
         ctx.line, ctx.record = record
         yield record
+
+
+def accounted(records: Iterable[Record], ctx: Context) -> Iterator[Record]:
+    """``records``, each counted in ``ctx`` once the reader has read it (see
+    :meth:`Context.records`); a finding reported while the next record is fetched is not the
+    last one's."""
+    found = iter(records)
+    try:
+        while True:
+            ctx.close_record()
+            record = next(found, None)
+            if record is None:
+                return
+            ctx.open_record(record[0])
+            yield record
+    finally:
+        ctx.close_record()
 
 
 def dedupe(calls: Iterable[ToolCall | None], ctx: Context | None = None) -> tuple[ToolCall, ...]:

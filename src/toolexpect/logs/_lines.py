@@ -200,6 +200,7 @@ def lines(
                     else "each line of a JSON Lines log must be one JSON value",
                     column=column,
                 )
+                ctx.refused()
                 continue
             yield (lineno, value)
         return lineno

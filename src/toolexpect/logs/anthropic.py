@@ -187,6 +187,8 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             ctx.report("R404", "a record that is not an Anthropic object was skipped", line)
             continue
         kind = value.get("type")
+        if kind in _EVENTS:
+            ctx.defer()  # a streamed message's calls are built at its end
         if kind == "message_start":
             if stream is not None:
                 yield stream.sample(ctx)

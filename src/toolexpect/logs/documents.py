@@ -66,10 +66,12 @@ def values(text: str, ctx: Context) -> Iterator[Record]:
                     path=ctx.path,
                 )
             )
+            ctx.refused()
             end = _next_start(text, exc.pos)
             value = None
         except RecursionError:
             ctx.report("R401", f"the JSON value at line {line} is nested too deeply; value skipped", line)
+            ctx.refused()
             end = _next_start(text, index)
             value = None
         else:

@@ -210,6 +210,7 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             key = chunk.get("id") if isinstance(chunk.get("id"), str) else None
             stream = streams.get(key)
             if stream is None:
+                ctx.defer()  # a streamed message's calls are built at its last chunk
                 stream = streams[key] = _Chunks(line, ctx.here())
             stream.add(chunk, line)
             if chunk.get("chunk_position") == "last":

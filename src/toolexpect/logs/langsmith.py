@@ -91,6 +91,7 @@ def _tool_call(run: dict[str, Any], ctx: Context, line: int | None) -> ToolCall 
 
 def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
     """One sample per trace, in order of first appearance."""
+    ctx.defer()  # calls are built once every run of the log is read
     traces: dict[Any, list[tuple[int | None, dict[str, Any]]]] = {}
     for line, value in records:
         runs: list[tuple[int | None, dict[str, Any]]] = []

@@ -216,6 +216,7 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
                 key = (_hashable(value.get("id")), _hashable(choice.get("index", 0)))
                 stream = streams.get(key)
                 if stream is None:
+                    ctx.defer()  # a streamed choice's calls are built when it finishes
                     stream = streams[key] = _Stream(value.get("id"), line, ctx.here())
                 delta = choice.get("delta")
                 if isinstance(delta, dict):

@@ -221,6 +221,7 @@ def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
             ctx.report("R404", "a record that is not a Responses API object was skipped", line)
             continue
         assert isinstance(value, dict)
+        ctx.defer()  # a streamed response's calls are built at its end
         if kind in ("response.completed", "response.incomplete", "response.failed") and isinstance(
             value.get("response"), dict
         ):

@@ -340,6 +340,7 @@ def _tool_arguments(attrs: dict[str, Any]) -> Any:
 
 def read(records: Iterable[Record], ctx: Context) -> Iterator[RecordedSample]:
     """One sample per trace id, in order of first appearance."""
+    ctx.defer()  # calls are built once every span of the log is read
     traces: dict[str, _Trace] = {}
     seen: set[tuple[str, str]] = set()
     seq = 0

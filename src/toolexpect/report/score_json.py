@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from toolexpect.calls import LogRecords
 from toolexpect.matching import ToolCounts
 from toolexpect.report.overall import overall
 from toolexpect.scoring import CaseOutcome, ScoreReport
@@ -128,7 +129,19 @@ def _report_json(report: ScoreReport) -> dict[str, Any]:
             for f in report.call_findings
         ],
         "log_diagnostics": [d.to_json() for d in report.log_diagnostics],
+        **({"logs": [_records_json(found) for found in report.log_records]} if report.log_records else {}),
         "summary": _summary_json(report),
+    }
+
+
+def _records_json(counted: LogRecords) -> dict[str, Any]:
+    """What became of the records of one log, as the ``logs`` entries of the report say."""
+    return {
+        "path": counted.path,
+        "records": counted.records,
+        "with_calls": counted.with_calls,
+        "without_calls": counted.without_calls,
+        "reported": counted.reported,
     }
 
 

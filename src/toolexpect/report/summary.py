@@ -7,10 +7,22 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
+from toolexpect.calls import LogRecords
 from toolexpect.report.overall import overall, overall_text
 from toolexpect.scoring import MAX_UNUSED_IDS, ScoreReport
 
-__all__ = ["MAX_LISTED", "finding_lines", "summary_line", "unused_lines"]
+__all__ = ["MAX_LISTED", "finding_lines", "records_line", "summary_line", "unused_lines"]
+
+
+def records_line(counted: LogRecords) -> str:
+    """``run.jsonl: 1,204 records: 1,180 with calls, 20 without, 4 reported``."""
+    total = counted.records
+    name = "(in memory)" if counted.path is None else counted.path
+    return (
+        f"{json.dumps(name, ensure_ascii=True)[1:-1]}: {total:,} record{'s' * (total != 1)}: "
+        f"{counted.with_calls:,} with calls, {counted.without_calls:,} without, "
+        f"{counted.reported:,} reported"
+    )
 
 
 def summary_line(report: ScoreReport) -> str:
