@@ -144,13 +144,15 @@ class CallList:
         self.calls.append(call)
         return None
 
-    def extend(self, calls: tuple[ToolCall, ...]) -> list[tuple[ToolCall, ToolCall]]:
-        """Add the calls of a record that may log the calls held so far again (its request's
-        history) before its own: when its first calls are the held ones, one by one the same
-        call (:func:`same_call`), only the rest are added; the others are added one by one.
-        Gives the dropped calls, each with the held call it repeats."""
+    def extend(self, calls: tuple[ToolCall, ...], replays: bool = True) -> list[tuple[ToolCall, ToolCall]]:
+        """Add the calls of a record that may log the calls held so far again (``replays``: it
+        holds its request's history or the conversation so far) before its own: when its first
+        calls are the held ones, one by one the same call (:func:`same_call`), only the rest
+        are added; the others, and every call of a record that holds no history (a response
+        alone: the same call made again is another call), are added one by one. Gives the
+        dropped calls, each with the held call it repeats."""
         held = len(self.calls)
-        if held and len(calls) >= held and all(map(same_call, self.calls, calls[:held])):
+        if replays and held and len(calls) >= held and all(map(same_call, self.calls, calls[:held])):
             for earlier, copy in zip(self.calls, calls[:held], strict=True):
                 if earlier.id is None and copy.id is not None:
                     self._ids.setdefault((copy.kind, copy.id), []).append(earlier)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_conversation_layouts import LAYOUTS, STREAMS
 
 from toolexpect.calls import RecordedSample
 from toolexpect.logs import LogError, calls_to_json, open_log
@@ -36,6 +37,17 @@ SEED_BYTES = [
     path.read_bytes()
     for seed in SEEDS
     for path in (sorted(p for p in seed.iterdir() if p.is_file())[:1] if seed.is_dir() else [seed])
+]
+_TURNS = [
+    [("get_weather", {"city": "Berlin"}, "call_0"), ("search", {}, "call_1")],
+    [],
+    [("get_weather", {"city": "Berlin"}, "call_2")],
+]
+# The layouts of the property tests of the readers (test_conversation_layouts), one conversation
+# each, as JSON Lines.
+SEED_BYTES += [
+    "".join(json.dumps(record) + "\n" for record in write(0, _TURNS)).encode("utf-8")
+    for write, _ids in (*LAYOUTS.values(), *STREAMS.values())
 ]
 # 100 examples by default; the ``long`` profile (HYPOTHESIS_PROFILE=long) runs fifty times more.
 SCALE = max(1, settings.default.max_examples // 100)

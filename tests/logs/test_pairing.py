@@ -486,3 +486,29 @@ def test_the_fallback_help_names_only_the_other_options(tmp_path: Path) -> None:
         "name each run after its case, or pair with --pair-by question (the cases' question "
         "statements), --pair-by file (the log files' names) or --case-from PATH (a field of each record)"
     )
+
+
+def test_the_same_call_made_again_in_a_later_response_is_another_call(tmp_path: Path) -> None:
+    """Two Gemini responses of one run (joined by a named field, no history), each calling
+    ``get_status(job=1)`` without an id: two calls, not one (a response holds no earlier call)."""
+    response = {
+        "candidates": [
+            {
+                "content": {
+                    "role": "model",
+                    "parts": [{"functionCall": {"name": "get_status", "args": {"job": 1}}}],
+                },
+                "finishReason": "STOP",
+                "index": 0,
+            }
+        ],
+        "responseId": "R",
+    }
+    lines = [{"metadata": {"case": "poll"}, "response": dict(response, responseId=f"R{n}")} for n in (1, 2)]
+    log = tmp_path / "poll.jsonl"
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    spec = parse_spec('case "poll" {\n    expect get_status(job=1)\n}\n', "poll")
+    paired = pair_runs([spec], [open_log(log)], PairingOptions(case_from="metadata.case"))
+    assert [(run.id, [(c.name, dict(c.arguments)) for c in run.calls]) for run in paired] == [
+        ("poll", [("get_status", {"job": 1}), ("get_status", {"job": 1})])
+    ]

@@ -57,15 +57,29 @@ def _fits(name: str, value: Any) -> bool:
         return False
 
 
+_LAST_RESORT = {openai_chat.NAME: openai_chat.is_conversation}
+"""What a format also takes when no record fits any format: chat conversations without a call
+(the runs of cases that require none) fit no reader's own test, which looks for calls."""
+
+
 def detect(values: Iterable[Any]) -> str | None:
-    """The first format that fits one of ``values`` (tried in order), else ``None``."""
+    """The first format that fits one of ``values`` (tried in order), else the format whose
+    last resort takes them all, else ``None``."""
+    values = list(values)
     for value in values:
         for name in LOG_FORMATS:
             if _fits(name, value):
                 return name
+    for name, takes in _LAST_RESORT.items():
+        if values and all(takes(value) for value in values):
+            return name
     return None
 
 
 def fits(name: str, values: Iterable[Any]) -> bool:
-    """Whether the format ``name`` fits one of ``values``."""
-    return any(_fits(name, value) for value in values)
+    """Whether the format ``name`` fits one of ``values`` (or its last resort all of them)."""
+    values = list(values)
+    if any(_fits(name, value) for value in values):
+        return True
+    takes = _LAST_RESORT.get(name)
+    return takes is not None and bool(values) and all(takes(value) for value in values)

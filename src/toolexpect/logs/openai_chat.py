@@ -19,7 +19,7 @@ from typing import Any
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.logs._base import Context, Envelope, Record, envelope
 
-__all__ = ["NAME", "calls_from_message", "is_chat_message", "read", "sniff"]
+__all__ = ["NAME", "calls_from_message", "is_chat_message", "is_conversation", "read", "sniff"]
 
 NAME = "openai-chat"
 
@@ -130,8 +130,27 @@ def conversation_calls(messages: list[Any], ctx: Context, line: int | None) -> l
     out: list[ToolCall | None] = []
     for message in messages:
         if isinstance(message, dict) and message.get("role") == "assistant":
+            if _anthropic_content(message.get("content")):
+                ctx.report(
+                    "R404",
+                    "a message with Anthropic tool_use blocks was skipped in an OpenAI Chat log",
+                    line,
+                    help="read the log with --log-format anthropic",
+                )
             out.extend(calls_from_message(message, ctx, line))
     return out
+
+
+def is_conversation(value: Any) -> bool:
+    """A conversation of chat messages, with or without calls (``{"messages": [...]}`` or a
+    list of messages): what only this format reads once no format fits a log's records."""
+    messages = value.get("messages") if isinstance(value, dict) else value
+    return (
+        isinstance(messages, list)
+        and bool(messages)
+        and all(is_chat_message(m) for m in messages)
+        and any(m.get("role") == "user" for m in messages)
+    )
 
 
 def completion_samples(value: dict[str, Any], ctx: Context, line: int | None) -> list[RecordedSample]:

@@ -9,7 +9,9 @@ logs the whole conversation so far adds only its new calls when its first calls 
 (one by one the same call; a call that came back without an id is the same as its history copy
 under the id a client gave it), and a call the run holds already under its id (its history
 copy) is not added again, while another call under a used id is: the rule of the readers too
-(:class:`~toolexpect.calls.CallList`).
+(:class:`~toolexpect.calls.CallList`). A record without a history joined by key is a response
+alone: its calls are all its own, so the same call made again in a later turn (the same tool and
+arguments, no id) is another call.
 
 Samples that nothing can join later (no history, and not grouped by key) pass straight
 through, so such logs stream as before; held runs are given in the order they began.
@@ -52,7 +54,9 @@ class _Run:
         """Why the first failed request among the run's records failed: the run is an error."""
         self.add(sample.calls, sample.error)
 
-    def add(self, calls: tuple[ToolCall, ...], error: str | None = None) -> list[tuple[ToolCall, ToolCall]]:
+    def add(
+        self, calls: tuple[ToolCall, ...], error: str | None = None, replays: bool = True
+    ) -> list[tuple[ToolCall, ToolCall]]:
         """Add a record's calls: only the new ones when they begin with the run's (a record
         that logs the conversation so far), else each one that is not a call the run holds
         (the same call under the same id; see :class:`CallList`); a record whose request
@@ -60,7 +64,7 @@ class _Run:
         the run's calls the record begins with), each with the call it repeats."""
         if self.error is None:
             self.error = error
-        return self.calls.extend(calls)
+        return self.calls.extend(calls, replays)
 
     def sample(self) -> RecordedSample:
         return RecordedSample(self.id, tuple(self.calls.calls), self.path, self.line, self.facts, self.error)
@@ -128,7 +132,8 @@ class Runs:
         if run is None:
             run = self._latest[key] = self._start(sample, order)
         else:
-            self.repeats.extend(run.add(sample.calls, sample.error))
+            # A record without a history is a response alone: its calls are all its own.
+            self.repeats.extend(run.add(sample.calls, sample.error, replays=False))
         return None
 
     def holds(self, sample: RecordedSample, key: str | None) -> bool:
