@@ -100,7 +100,7 @@ class RecordedSample:
 
 def same_call(a: ToolCall, b: ToolCall) -> bool:
     """Whether ``a`` and ``b`` are one call logged twice: the same kind, tool and arguments
-    (the same raw text when it could not be decoded), and the same id or one of them
+    (equal with their types; the same raw text when it could not be decoded), and the same id or one of them
     without an id (a client gives its own id to a call that came back without one, and
     sends that id back in the next request's history)."""
     return (
@@ -108,9 +108,18 @@ def same_call(a: ToolCall, b: ToolCall) -> bool:
         and a.kind == b.kind
         and (a.id == b.id or a.id is None or b.id is None)
         and a.valid_json == b.valid_json
-        and a.arguments == b.arguments
         and (a.valid_json or a.raw_arguments == b.raw_arguments)
+        and a.arguments == b.arguments
+        and _strictly_equal(a.arguments, b.arguments)
     )
+
+
+def _strictly_equal(first: Mapping[str, Any], second: Mapping[str, Any]) -> bool:
+    """Arguments equal with their types (``1`` is not ``True``, nor ``1.0``): the nested rule of
+    :func:`toolexpect.matching.values.strict_equal`."""
+    from toolexpect.matching.values import strict_equal  # matching imports this module
+
+    return strict_equal(dict(first), dict(second))
 
 
 class CallList:

@@ -512,3 +512,17 @@ def test_the_same_call_made_again_in_a_later_response_is_another_call(tmp_path: 
     assert [(run.id, [(c.name, dict(c.arguments)) for c in run.calls]) for run in paired] == [
         ("poll", [("get_status", {"job": 1}), ("get_status", {"job": 1})])
     ]
+
+
+def test_a_call_under_a_used_id_with_arguments_of_another_type_is_another_call() -> None:
+    """``search(query=1)`` and ``search(query=True)`` under one id are two calls: arguments are
+    the same only with their types (Python's ``1 == True`` is no reason to drop one)."""
+    from toolexpect.calls import CallList
+
+    calls = CallList()
+    first = ToolCall("search", {"query": 1}, "call_0")
+    assert calls.extend((first,)) == []
+    assert calls.extend((first, ToolCall("search", {"query": True}, "call_0")), replays=True) == []
+    assert [dict(call.arguments) for call in calls.calls] == [{"query": 1}, {"query": True}]
+    again = ToolCall("search", {"query": 1}, "call_0")
+    assert calls.extend((again,), replays=False) == [(again, first)]
