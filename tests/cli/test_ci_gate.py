@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
@@ -136,11 +137,13 @@ def _is_markdown(text: str) -> bool:
         ("report.md", _is_markdown),
     ],
 )
-def test_score_o_writes_the_format_the_extension_names(project: Path, name: str, check: object) -> None:
+def test_score_o_writes_the_format_the_extension_names(
+    project: Path, name: str, check: Callable[[str], bool]
+) -> None:
     """Without --format, ``-o report.html`` writes html, ``.json`` json, ``.xml`` junit, ``.md`` markdown."""
     run = _toolexpect(project, "score", "w.expect", "--log", "run.jsonl", "-o", name)
     assert (run.returncode, run.stdout) == (1, "")
-    assert callable(check) and check((project / name).read_text(encoding="utf-8"))
+    assert check((project / name).read_text(encoding="utf-8"))
 
 
 def test_a_format_that_contradicts_the_extension_is_refused(project: Path) -> None:
