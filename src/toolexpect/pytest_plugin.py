@@ -109,8 +109,53 @@ _SOURCES_KEY = pytest.StashKey["_Sources"]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Find the specs and logs, and check that they come together."""
+    """Check the plugin's ini options, find the specs and logs, and check that they come together."""
+    _check_ini_options(config)
     config.stash[_SOURCES_KEY] = _Sources(config)
+
+
+_INI_OPTIONS = (_INI_SPECS, _INI_LOGS)
+
+
+def _ini_keys(path: Path) -> list[str]:
+    """The option names of pytest's section in the ini file at ``path`` (``[tool.pytest]`` and
+    its ``ini_options`` in a ``pyproject.toml``, ``[pytest]`` or ``[tool:pytest]`` otherwise)."""
+    import configparser
+    import tomllib
+
+    if path.suffix == ".toml":
+        table = tomllib.loads(path.read_text(encoding="utf-8")).get("tool", {}).get("pytest", {})
+        options = table.get("ini_options", {}) if isinstance(table, dict) else {}
+        return [*table, *options] if isinstance(options, dict) else list(table)
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read(path, encoding="utf-8")
+    section = next((name for name in ("pytest", "tool:pytest") if parser.has_section(name)), None)
+    return list(parser[section]) if section is not None else []
+
+
+def _check_ini_options(config: pytest.Config) -> None:
+    """A ``toolexpect*`` ini option that is not one of the plugin's (``toolexpect_spec``) is a
+    usage error naming it and the closest option, rather than a setting ignored in silence."""
+    import configparser
+    import difflib
+
+    path = config.inipath
+    if path is None:
+        return
+    try:
+        keys = _ini_keys(path)
+    except (OSError, ValueError, configparser.Error):  # pytest reports a file it cannot read itself
+        return
+    problems = []
+    for key in keys:
+        if not key.lower().startswith("toolexpect") or key in _INI_OPTIONS:
+            continue
+        close = difflib.get_close_matches(key.lower().replace("-", "_"), _INI_OPTIONS, n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]!r}?" if close else f"its options are {', '.join(_INI_OPTIONS)}"
+        shown = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in repr(key))
+        problems.append(f"{path}: {shown} is not an ini option of the toolexpect plugin; {hint}")
+    if problems:
+        raise pytest.UsageError("\n".join(problems))
 
 
 @pytest.fixture

@@ -2,19 +2,41 @@
 
 The command line and the pytest plugin read their defaults here; a value given on the
 command line always wins. Paths are relative to the folder of the ``pyproject.toml``.
-A value of the wrong type is a :class:`SettingsError` naming the key, never ignored.
+A value of the wrong type is a :class:`SettingsError` naming the key, never ignored; so is a
+key that is not a setting (a typo, ``fail_under``, would turn a gate off), with the line it
+is on and the closest setting's name.
 """
 
 from __future__ import annotations
 
+import difflib
+import json
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-__all__ = ["Settings", "SettingsError", "find_settings"]
+__all__ = ["KNOWN_KEYS", "Settings", "SettingsError", "find_settings"]
+
+KNOWN_KEYS = (
+    "case-from",
+    "fail-on",
+    "fail-under",
+    "line-length",
+    "lint-format",
+    "log-format",
+    "logs",
+    "outputs",
+    "pair-by",
+    "score-format",
+    "specs",
+    "tools",
+    "tools-format",
+)
+"""Every key of ``[tool.toolexpect]`` (docs/cli.md lists them); any other is an error."""
 
 
 class SettingsError(Exception):
@@ -135,5 +157,60 @@ def find_settings(start: Path) -> Settings:
         table = tool.get("toolexpect", {}) if isinstance(tool, dict) else {}
         if not isinstance(table, dict):
             raise SettingsError(f"{candidate}: [tool.toolexpect] must be a table")
+        unknown = [key for key in table if key not in KNOWN_KEYS]
+        if unknown:
+            text = candidate.read_text(encoding="utf-8")
+            raise SettingsError("\n".join(_unknown_key(candidate, text, key) for key in unknown))
         return Settings(candidate, MappingProxyType(table))
     return Settings()
+
+
+def _printable(text: str) -> str:
+    """``text`` with each character that is not printable as a ``\\uXXXX`` escape."""
+    return "".join(char if char.isprintable() else json.dumps(char)[1:-1] for char in text)
+
+
+def _unknown_key(path: Path, text: str, key: str) -> str:
+    """The message for a key of ``[tool.toolexpect]`` that is not a setting, with its line when
+    it can be found and the closest setting's name (``fail_under``: ``fail-under``)."""
+    line = _line_of(text, key)
+    where = _printable(str(path)) + (f":{line}" if line is not None else "")
+    close = difflib.get_close_matches(key.replace("_", "-").lower(), KNOWN_KEYS, n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]!r}?" if close else f"the settings are {', '.join(KNOWN_KEYS)}"
+    return f"{where}: [tool.toolexpect] has no setting {_printable(repr(key))}; {hint}"
+
+
+_HEADER = re.compile(r"\s*\[")
+_PART = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
+_ASSIGNED = re.compile(rf"\s*({_PART}(?:\s*\.\s*{_PART})*)\s*=")
+
+
+def _key_path(text: str) -> list[str]:
+    """The keys a line of TOML names, outermost first (``[tool.toolexpect.x]``: tool,
+    toolexpect, x; ``"a".b = 1``: a, b); empty when it is not one line of TOML on its own."""
+    try:
+        data: object = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return []
+    path = []
+    while isinstance(data, dict) and len(data) == 1:
+        key, data = next(iter(data.items()))
+        path.append(key)
+    return path
+
+
+def _line_of(text: str, key: str) -> int | None:
+    """The 1-based line where ``key`` is written in ``[tool.toolexpect]`` (under its header, or
+    as the header of a sub-table), or None when it cannot be found."""
+    inside = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if _HEADER.match(line):
+            path = _key_path(line)
+            if path[:3] == ["tool", "toolexpect", key]:
+                return number
+            inside = path == ["tool", "toolexpect"]
+            continue
+        assigned = _ASSIGNED.match(line) if inside else None
+        if assigned and _key_path(f"{assigned.group(1)} = 0")[:1] == [key]:
+            return number
+    return None

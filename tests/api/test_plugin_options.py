@@ -121,3 +121,48 @@ def test_a_repeated_case_name_and_log_are_warnings(project: pytest.Pytester) -> 
             "*warning: the log ./runs/berlin.jsonl is given twice (as runs/berlin.jsonl); it is read once*",
         ]
     )
+
+
+def test_an_unknown_tool_toolexpect_key_is_a_usage_error(project: pytest.Pytester) -> None:
+    """A typo in [tool.toolexpect] (``speks``) stops pytest with the key, its line and the closest
+    setting, rather than leaving the plugin inactive in silence."""
+    project.makepyprojecttoml('[tool.toolexpect]\nspeks = ["specs"]\nlogs = ["runs/berlin.jsonl"]\n')
+    result = project.runpytest("tests")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*pyproject.toml:2: [[]tool.toolexpect] has no setting 'speks'; did you mean 'specs'?"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("ini", "line"),
+    [
+        (
+            "[pytest]\ntoolexpect_spec = specs\ntoolexpect_logs = runs/berlin.jsonl\n",
+            "*tox.ini: 'toolexpect_spec' is not an ini option of the toolexpect plugin; "
+            "did you mean 'toolexpect_specs'?",
+        ),
+        (
+            "[pytest]\ntoolexpect-logs = runs/berlin.jsonl\n",
+            "*tox.ini: 'toolexpect-logs' is not an ini option of the toolexpect plugin; "
+            "did you mean 'toolexpect_logs'?",
+        ),
+    ],
+)
+def test_an_unknown_toolexpect_ini_option_is_a_usage_error(
+    project: pytest.Pytester, ini: str, line: str
+) -> None:
+    """An ini option that starts with toolexpect and is not the plugin's is a usage error naming
+    the closest option (pytest alone would only warn, and the items would be missing)."""
+    project.makefile(".ini", tox=ini)
+    result = project.runpytest("tests")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([line])
+
+
+def test_an_unknown_toolexpect_option_of_pyproject_is_a_usage_error(project: pytest.Pytester) -> None:
+    """The same for [tool.pytest.ini_options] of pyproject.toml."""
+    project.makepyprojecttoml('[tool.pytest.ini_options]\ntoolexpect_log = ["runs/berlin.jsonl"]\n')
+    result = project.runpytest("tests")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*'toolexpect_log' is not an ini option*; did you mean 'toolexpect_logs'?"])

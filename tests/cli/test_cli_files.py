@@ -36,7 +36,7 @@ def test_the_current_folder_is_a_path_like_any_other(
 ) -> None:
     """``.``, ``./``, the folder's own path and no path at all all mean the current folder."""
     given = [] if path is None else [path or str(folder)]
-    assert _run(capsys, "lint", *given) == (0, "", "")
+    assert _run(capsys, "lint", *given) == (0, "", "1 file, no findings\n")
     assert _run(capsys, "format", "--check", *given) == (0, "", "")
     code, out, _ = _run(capsys, "score", *given, "--log", "log.jsonl")
     assert code == 0
@@ -177,7 +177,9 @@ def test_score_output_through_a_link_and_to_a_device(
     assert (folder / "link.txt").is_symlink()
     assert "w.expect :: w" in (folder / "real.txt").read_text(encoding="utf-8")
     if os.path.exists("/dev/null"):
-        assert _run(capsys, "score", "w.expect", "--log", "log.jsonl", "-o", os.devnull) == (0, "", "")
+        code, out, err = _run(capsys, "score", "w.expect", "--log", "log.jsonl", "-o", os.devnull)
+        assert (code, out) == (0, "")
+        assert err.endswith(f"; report written to {os.devnull}\n")
 
 
 @pytest.mark.parametrize("value", ["0", "-3", "wide"])

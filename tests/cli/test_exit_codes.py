@@ -63,8 +63,19 @@ CASES = [
     ("score", ["score", "empty.expect", "--log", "pass.jsonl"], 2),
     ("score", ["score", "ok.expect", "--log", "not-json.txt"], 2),
     ("score", ["score", "ok.expect"], 2),
-    ("score", ["score", "two.expect", "--log", "half.jsonl", "--fail-under", "0.9"], 3),
-    ("score", ["score", "two.expect", "--log", "half.jsonl", "--fail-under", "0.5"], 0),
+    ("score", ["score", "two.expect", "--log", "half.jsonl", "--fail-under", "0.5"], 1),
+    ("score", ["score", "ok.expect", "--log", "pass.jsonl", "--fail-under", "0.5"], 0),
+    (
+        "score",
+        ["score", "two.expect", "--log", "half.jsonl", "--fail-under", "0.9", "--fail-on", "mean-only"],
+        3,
+    ),
+    (
+        "score",
+        ["score", "two.expect", "--log", "half.jsonl", "--fail-under", "0.5", "--fail-on", "mean-only"],
+        0,
+    ),
+    ("score", ["score", "two.expect", "--log", "half.jsonl", "--fail-on", "mean-only"], 2),
     ("score", ["score", "two.expect", "--log", "half.jsonl", "--fail-under", "2"], 2),
     # diff: a regression is what it checks for
     ("diff", ["diff", "pass.json", "pass.json"], 0),
@@ -128,11 +139,11 @@ def test_the_codes_are_documented_in_one_place() -> None:
 
 
 def test_fail_under_says_why_it_failed(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Below --fail-under, standard error says the mean accuracy and the threshold; failing cases
-    alone do not fail the run, unless --fail-on any-failure asks for it."""
-    argv = ["score", "two.expect", "--log", "half.jsonl", "--format", "json"]
-    assert main([*argv, "--fail-under", "0.75"]) == 3
+    """Below --fail-under, standard error says the mean accuracy and the threshold; a failing case
+    still exits 1 (it comes first), and only --fail-on mean-only leaves the mean alone to decide."""
+    argv = ["score", "two.expect", "--log", "half.jsonl", "--format", "json", "--fail-under", "0.75"]
+    assert main(argv) == 1
     captured = capsys.readouterr()
     assert "the mean accuracy 0.5 is below --fail-under 0.75" in captured.err
     assert json.loads(captured.out)["summary"]["mean_accuracy"] == 0.5
-    assert main([*argv, "--fail-under", "0.5", "--fail-on", "any-failure"]) == 1
+    assert main([*argv, "--fail-on", "mean-only"]) == 3

@@ -145,12 +145,14 @@ def test_a_log_given_twice_is_read_once_with_a_warning(
     assert code == 1
 
 
-def test_fail_under_passes_the_gate_with_a_failing_case(
+def test_fail_under_with_mean_only_gates_on_the_mean_alone(
     folder: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Mean accuracy 0.75 meets --fail-under 0.7 (exit 0) and misses 0.8 (exit 3)."""
-    assert _run(capsys, "score", "w.expect", "--log", "run.jsonl", "--fail-under", "0.7")[0] == 0
-    code, _, err = _run(capsys, "score", "w.expect", "--log", "run.jsonl", "--fail-under", "0.8")
+    """With --fail-on mean-only, mean accuracy 0.75 meets --fail-under 0.7 (exit 0) and misses
+    0.8 (exit 3), a failing case or not."""
+    argv = ["score", "w.expect", "--log", "run.jsonl", "--fail-on", "mean-only"]
+    assert _run(capsys, *argv, "--fail-under", "0.7")[0] == 0
+    code, _, err = _run(capsys, *argv, "--fail-under", "0.8")
     assert code == 3
     assert err.endswith("toolexpect: the mean accuracy 0.75 is below --fail-under 0.8\n")
 

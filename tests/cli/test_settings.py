@@ -44,12 +44,12 @@ def _settings(project: Path, text: str) -> None:
 def test_score_takes_specs_logs_outputs_and_fail_under(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """With no argument, score reads specs, logs, score-format, outputs and fail-under,
+    """With no argument, score reads specs, logs, score-format, outputs, fail-under and fail-on,
     each path relative to pyproject.toml."""
     _settings(
         project,
         'specs = "specs"\nlogs = ["runs/miss.jsonl"]\nscore-format = "markdown"\n'
-        'outputs = ["json=out/r.json"]\nfail-under = 0.5\n',
+        'outputs = ["json=out/r.json"]\nfail-under = 0.5\nfail-on = "mean-only"\n',
     )
     (project / "out").mkdir()
     code, out, err = _run(capsys, "score")

@@ -113,11 +113,13 @@ def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "P107" in out
 
 
-def test_clean_file_exits_0_silently(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A clean spec lints with exit code 0 and prints nothing."""
+def test_clean_file_exits_0_saying_what_was_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A clean spec lints with exit code 0, nothing on stdout, and what was checked on stderr."""
     spec = tmp_path / "ok.expect"
     spec.write_text("expect t(x=1)\n", encoding="utf-8")
-    assert _lint(capsys, str(spec)) == (0, "", "")
+    assert _lint(capsys, str(spec)) == (0, "", "1 file, no findings\n")
 
 
 def test_warning_only_exits_1(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -44,7 +44,7 @@ def test_format_rewrites_a_spec_with_lint_findings(
     path = tmp_path / "wip.expect"
     path.write_text(source, encoding="utf-8")
     code, _, err = _format(capsys, path)
-    assert (code, err) == (0, "reformatted 1 file\n")
+    assert (code, err) == (0, f"reformatted {path}\n")
     assert path.read_text(encoding="utf-8") == formatted
     assert _format(capsys, path, "--check")[0] == 0
 

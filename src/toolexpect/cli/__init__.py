@@ -64,7 +64,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command not in _OWN_SETTINGS:
             apply_settings(args, find_settings(Path.cwd()))
     except SettingsError as error:
-        print(f"toolexpect: {error}", file=err)
+        for line in str(error).splitlines():
+            print(f"toolexpect: {line}", file=err)
         return EXIT_USAGE
     except ValueError as error:
         print(f"toolexpect {args.command}: error: {error}", file=err)

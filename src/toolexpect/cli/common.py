@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import secrets
 import stat
@@ -26,9 +27,11 @@ __all__ = [
     "EXIT_USAGE",
     "FAIL_ON",
     "LOG_FORMAT_NAMES",
+    "SCORE_FAIL_ON",
     "TOOLS_FORMAT_NAMES",
     "UNREADABLE",
     "add_pairing_arguments",
+    "format_of_output",
     "load_all",
     "load_tools",
     "logs_given_as_specs",
@@ -37,6 +40,7 @@ __all__ = [
     "replacing",
     "report_log_diagnostics",
     "report_pairing_diagnostics",
+    "shown_path",
     "sources_of",
     "write_text",
 ]
@@ -45,7 +49,11 @@ __all__ = [
 UNREADABLE = {"P105", "P106", "P107"}
 
 FAIL_ON = ("regression", "any-failure")
-"""What makes ``score --baseline`` and ``diff`` exit 1: a regression, or any failing case."""
+"""What makes ``diff`` exit 1: a regression, or any failing case."""
+
+SCORE_FAIL_ON = (*FAIL_ON, "mean-only")
+"""What makes ``score`` fail: a regression against ``--baseline`` (its default with one), any
+failing case (the default without), or only the mean accuracy below ``--fail-under``."""
 
 # Kept here rather than imported, so that building the parser stays cheap; a test checks
 # them against toolexpect.logs.LOG_FORMATS and toolexpect.catalogue.FORMATS.
@@ -63,16 +71,64 @@ EXIT_BELOW = 3
 EXIT_CODES = {
     EXIT_OK: "done, and nothing was found: specs clean, files formatted, every case passed",
     EXIT_FINDINGS: "done, and the command found what it checks for: lint findings, a file "
-    "format --check or --diff would change, a failing case or an unreadable log record, a "
-    "regression against --baseline (diff: a regression, or with --fail-on any-failure a case "
-    "that does not pass), changes snapshot --update shows for review, a case snapshot could "
-    "not write or no case at all",
-    EXIT_USAGE: "the command could not do its job: a usage error, a setting of the wrong type, "
+    "format --check or --diff would change, a failing case (whatever the mean accuracy, unless "
+    "--fail-on mean-only) or an unreadable log record, a regression against --baseline (diff: a "
+    "regression, or with --fail-on any-failure a case that does not pass), changes snapshot "
+    "--update shows for review, a case snapshot could not write or no case at all",
+    EXIT_USAGE: "the command could not do its job: a usage error, an unknown setting or one of the "
+    "wrong type, a --format that contradicts the -o file's extension, "
     "an invalid spec where one is used (format, compile, score), an unreadable file, no spec "
     "file where one was asked for, no case to score, a report that cannot be written, or a bug",
-    EXIT_BELOW: "score --fail-under X: the mean Tool Call Accuracy of the cases is below X",
+    EXIT_BELOW: "score --fail-under X: the mean Tool Call Accuracy of the cases is below X, and "
+    "nothing that exits 1 happened (1 comes first)",
 }
 """The one meaning of each exit code, for every command (docs/cli.md shows this table)."""
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """``path`` as a message shows it: a character that is not printable (a control character,
+    the ESC of a terminal sequence, a lone surrogate of an undecodable name) as a ``\\uXXXX``
+    escape, so that nothing from a file name reaches the terminal raw."""
+    text = os.fspath(path)
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else json.dumps(char)[1:-1] for char in text)
+
+
+_FORMAT_OF_SUFFIX = {
+    ".html": "html",
+    ".htm": "html",
+    ".json": "json",
+    ".xml": "junit",
+    ".md": "markdown",
+    ".markdown": "markdown",
+}
+"""The report format a file's extension names (``-o report.html`` writes the html report)."""
+
+
+def format_of_output(path: str, given: str | None, formats: Sequence[str], command: str) -> str | None:
+    """The format of the report ``-o path`` writes: ``given`` (``--format``), else the one the
+    extension names (None when it names none); ValueError when ``given`` contradicts the
+    extension, or when the command has no report in the format the extension names."""
+    suffix = os.path.splitext(path)[1].lower()
+    named = _FORMAT_OF_SUFFIX.get(suffix)
+    if named is None or named == given:
+        return given or named
+    shown = shown_path(path)
+    if named not in formats:
+        fitting = sorted(end for end, fmt in _FORMAT_OF_SUFFIX.items() if fmt in formats)
+        raise ValueError(
+            f"-o {shown}: {command} writes no {named} report, which the extension {suffix} names "
+            f"(its formats: {', '.join(formats)}); end the name with {', '.join(fitting)}, or with "
+            "an extension that names no format (written in --format, text by default)"
+        )
+    if given is None:
+        return named
+    hint = f", or write -o {given}=FILE to give the {given} report any name" if command == "score" else ""
+    raise ValueError(
+        f"--format {given} contradicts -o {shown}, whose extension {suffix} names the {named} "
+        f"format: drop --format to write {named}{hint}"
+    )
 
 
 def sources_of(files: dict[str, SpecFile]) -> object:
@@ -107,7 +163,7 @@ def no_spec_files(folder: str) -> str:
     """The message for a folder given that holds no spec file, naming the endings looked for."""
     from toolexpect.specfile import SPEC_SUFFIXES
 
-    return f"no spec files ({', '.join('*' + s for s in SPEC_SUFFIXES)}) in {folder}"
+    return f"no spec files ({', '.join('*' + s for s in SPEC_SUFFIXES)}) in {shown_path(folder)}"
 
 
 def load_all(paths: Sequence[str]) -> tuple[dict[str, SpecFile], list[str]]:

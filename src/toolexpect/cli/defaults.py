@@ -44,18 +44,30 @@ def apply_settings(args: argparse.Namespace, settings: Settings) -> None:
             raise ValueError("give at least one LOG (or logs in [tool.toolexpect] of pyproject.toml)")
     if command == "score":
         _score(args, settings)
+    if command == "diff":
+        from toolexpect.cli.common import format_of_output
+        from toolexpect.report.diff import FORMATS as DIFF_FORMATS
+
+        named = (
+            None if args.output is None else format_of_output(args.output, args.format, DIFF_FORMATS, "diff")
+        )
+        args.format = args.format or named or "text"
 
 
 def _score(args: argparse.Namespace, settings: Settings) -> None:
+    from toolexpect.cli.common import SCORE_FAIL_ON, format_of_output
     from toolexpect.cli.parser import SCORE_FORMATS
 
     args.specs = args.specs or settings.paths("specs") or ["."]
     args.log = args.log or settings.paths("logs")
     if not args.log:
         raise ValueError("give at least one --log LOG (or logs in [tool.toolexpect] of pyproject.toml)")
-    args.format = args.format or settings.choice("score-format", SCORE_FORMATS) or "text"
+    given_format = args.format
+    default_format = settings.choice("score-format", SCORE_FORMATS) or "text"
     if args.fail_under is None:
         args.fail_under = settings.fraction("fail-under")
+    if args.fail_on is None:
+        args.fail_on = settings.choice("fail-on", SCORE_FAIL_ON)
     given: list[tuple[str | None, str]] = list(args.output or ())
     for name in ("json", "junit", "markdown", "html"):
         given.extend((name, path) for path in getattr(args, "outputs_" + name) or ())
@@ -75,4 +87,8 @@ def _score(args: argparse.Namespace, settings: Settings) -> None:
             "with -o FORMAT=FILE"
         )
     args.output = plain[0] if plain else None
+    named = (
+        None if args.output is None else format_of_output(args.output, given_format, SCORE_FORMATS, "score")
+    )
+    args.format = given_format or named or default_format
     args.outputs = [(name, path) for name, path in given if name is not None]

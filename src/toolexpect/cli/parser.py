@@ -11,6 +11,7 @@ from toolexpect.cli.common import (
     EXIT_USAGE,
     FAIL_ON,
     LOG_FORMAT_NAMES,
+    SCORE_FAIL_ON,
     TOOLS_FORMAT_NAMES,
     add_pairing_arguments,
 )
@@ -93,6 +94,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help=f"catalogue format: auto (the default) or one of {TOOLS_FORMAT_NAMES}",
     )
+    lint.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print nothing when there is no finding (else: how many files were checked, on standard error)",
+    )
 
     fmt = commands.add_parser("format", help="rewrite spec files in the canonical layout")
     fmt.add_argument("paths", nargs="*", metavar="PATH", help=_SPEC_PATHS)
@@ -132,7 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--format",
         choices=SCORE_FORMATS,
-        help="report format on standard output (default: score-format in [tool.toolexpect], or text)",
+        help="report format on standard output or -o FILE (default: the format -o FILE's extension "
+        "names, else score-format in [tool.toolexpect], else text)",
     )
     score.add_argument(
         "-o",
@@ -140,7 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         type=_output,
         metavar="[FORMAT=]FILE",
-        help="FILE: write the report to FILE instead of standard output; FORMAT=FILE: also write a "
+        help="FILE: write the report to FILE instead of standard output, in --format or else the "
+        "format its extension names (.html, .json, .xml for junit, .md); FORMAT=FILE: also write a "
         "report in FORMAT to FILE (repeatable; default: outputs in [tool.toolexpect])",
     )
     for name in ("json", "junit", "markdown", "html"):
@@ -155,8 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--fail-under",
         type=_fraction,
         metavar="X",
-        help="exit 3 when the mean Tool Call Accuracy of the cases is below X, from 0 to 1 "
-        "(default: fail-under in [tool.toolexpect]); failing cases alone then do not fail the run",
+        help="also exit 3 when the mean Tool Call Accuracy of the cases is below X, from 0 to 1 "
+        "(default: fail-under in [tool.toolexpect]); a failing case still exits 1 (see --fail-on)",
     )
     score.add_argument(
         "-q",
@@ -171,8 +180,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument(
         "--fail-on",
-        choices=FAIL_ON,
-        help="exit 1 on a regression against --baseline (the default with it) or on any failing case",
+        choices=SCORE_FAIL_ON,
+        help="exit 1 on a regression against --baseline (the default with it), on any failing case "
+        "(the default without), or mean-only: only --fail-under decides (default: fail-on in "
+        "[tool.toolexpect])",
     )
     score.add_argument(
         "--tools", metavar="CATALOG", help="also flag recorded calls that break their tool's schema"
@@ -209,8 +220,17 @@ def build_parser() -> argparse.ArgumentParser:
     diff = commands.add_parser("diff", help="compare two JSON score reports: which cases changed")
     diff.add_argument("old", metavar="OLD", help="the earlier report (score --format json)")
     diff.add_argument("new", metavar="NEW", help="the later report")
-    diff.add_argument("--format", choices=DIFF_FORMATS, default="text", help="output format")
-    diff.add_argument("-o", "--output", metavar="FILE", help="write the comparison to FILE")
+    diff.add_argument(
+        "--format",
+        choices=DIFF_FORMATS,
+        help="output format (default: the one -o FILE's extension names, .json or .md, else text)",
+    )
+    diff.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write the comparison to FILE, in the format its extension names unless --format says",
+    )
     diff.add_argument(
         "--fail-on",
         choices=FAIL_ON,

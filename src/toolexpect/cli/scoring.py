@@ -19,6 +19,7 @@ from toolexpect.cli.common import (
     replacing,
     report_log_diagnostics,
     report_pairing_diagnostics,
+    shown_path,
     write_text,
 )
 from toolexpect.diagnostics import Severity
@@ -166,6 +167,12 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     for fmt, path in args.outputs:
         if not _write_file(report, extras, fmt, path, None, err):
             return EXIT_USAGE
+    if args.output:  # the report is not on the terminal: its summary line is, on standard error
+        from toolexpect.report.summary import summary_line
+
+        written = [args.output, *(path for _, path in args.outputs)]
+        shown = ", ".join(shown_path(path) for path in written)
+        print(f"{summary_line(report)}; report{'s' * (len(written) > 1)} written to {shown}", file=err)
     if report.unreadable_partitions:  # on a cluster: the rest was scored, and is reported
         print("toolexpect: a log could not be read (see above); the report covers the rest", file=err)
         return EXIT_USAGE
@@ -193,7 +200,7 @@ def _write_file(
             _write_report(report, extras, fmt, handle, aside)
     except OSError as error:
         problem = error.strerror or str(error)
-        print(f"toolexpect: cannot write {path}: {problem}; the file is unchanged", file=err)
+        print(f"toolexpect: cannot write {shown_path(path)}: {problem}; the file is unchanged", file=err)
         return False
     return True
 
@@ -219,7 +226,7 @@ def write_output(path: str, text: str, err: IO[str]) -> bool:
     """Write a report to ``path`` as ``-o`` does; False (and a message) when it cannot be."""
     problem = write_text(path, text)
     if problem is not None:
-        print(f"toolexpect: cannot write {path}: {problem}; the file is unchanged", file=err)
+        print(f"toolexpect: cannot write {shown_path(path)}: {problem}; the file is unchanged", file=err)
         return False
     return True
 
@@ -228,6 +235,9 @@ def _load_baseline(args: argparse.Namespace, err: IO[str]) -> tuple[dict[str, ob
     """The report given with ``--baseline`` (None without one); False when it is refused."""
     if args.fail_on == "regression" and not args.baseline:
         print("toolexpect: --fail-on regression needs --baseline REPORT to compare with", file=err)
+        return None, False
+    if args.fail_on == "mean-only" and args.fail_under is None:
+        print("toolexpect: --fail-on mean-only needs --fail-under X, the mean to gate on", file=err)
         return None, False
     if not args.baseline:
         return None, True
@@ -309,30 +319,36 @@ class _ScoreExtras:
         return ""
 
     def exit_code(self, err: IO[str]) -> int:
-        """1 on a regression (``--fail-on regression``, the default with a baseline), or on any
-        failing case or unreadable log record (without a baseline, and without ``--fail-under``
-        unless ``--fail-on any-failure`` asks for it); else 3 when the mean accuracy is below
-        ``--fail-under``; else 0."""
+        """The verdict of the cases, then the gate ``--fail-under`` adds to it.
+
+        1 on a regression against the baseline (``--fail-on regression``, the default with
+        ``--baseline``), on any failing case (``--fail-on any-failure``, the default without),
+        whatever the mean accuracy, and on an unreadable log record (under a baseline, only
+        with ``--fail-under``); else 3 when the mean accuracy is below ``--fail-under``; else 0.
+        ``--fail-on mean-only`` leaves the cases' verdicts out: only the mean (and an
+        unreadable record) decides.
+        """
         fail_under = self.args.fail_under
-        default = "regression" if self.comparison is not None else None
-        if default is None and fail_under is None:
-            default = "any-failure"
-        fail_on = self.args.fail_on or default
+        below = fail_under is not None and self._below(fail_under, err)
+        fail_on = self.args.fail_on or ("regression" if self.comparison is not None else "any-failure")
         if fail_on == "regression" and self.comparison is not None and self.comparison.regressed:
             return EXIT_FINDINGS
         if fail_on == "any-failure" and not self.report.ok:
             return EXIT_FINDINGS
         if fail_under is not None and self.report.unreadable_records:
             return EXIT_FINDINGS
-        if fail_under is not None:
-            from toolexpect.report.overall import overall
+        return EXIT_BELOW if below else EXIT_OK
 
-            accuracy = overall(self.report).accuracy
-            if accuracy is None or accuracy < fail_under:
-                shown = "no case has an accuracy" if accuracy is None else f"the mean accuracy {accuracy:.4g}"
-                print(f"toolexpect: {shown} is below --fail-under {fail_under:g}", file=err)
-                return EXIT_BELOW
-        return EXIT_OK
+    def _below(self, fail_under: float, err: IO[str]) -> bool:
+        """True, and a line on ``err`` saying both figures, when the mean accuracy is below ``fail_under``."""
+        from toolexpect.report.overall import overall
+
+        accuracy = overall(self.report).accuracy
+        if accuracy is not None and accuracy >= fail_under:
+            return False
+        shown = "no case has an accuracy" if accuracy is None else f"the mean accuracy {accuracy:.4g}"
+        print(f"toolexpect: {shown} is below --fail-under {fail_under:g}", file=err)
+        return True
 
 
 def cmd_diff(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:

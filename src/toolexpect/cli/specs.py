@@ -16,6 +16,7 @@ from toolexpect.cli.common import (
     load_tools,
     no_spec_files,
     print_diagnostics,
+    shown_path,
     write_text,
 )
 from toolexpect.diagnostics import Severity
@@ -55,6 +56,8 @@ def cmd_lint(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         return EXIT_FINDINGS
     if empty:
         return EXIT_USAGE
+    if not args.quiet:
+        print(f"{len(files)} file{'s' * (len(files) != 1)}, no findings", file=err)
     return EXIT_OK
 
 
@@ -93,18 +96,21 @@ def cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             problem = write_text(path, formatted)
             if problem is not None:
                 changed.pop()
-                print(f"toolexpect: cannot write {path}: {problem}; the file is unchanged", file=err)
+                print(
+                    f"toolexpect: cannot write {shown_path(path)}: {problem}; the file is unchanged", file=err
+                )
                 status = EXIT_USAGE
     for folder in empty:
         print(f"toolexpect: {no_spec_files(folder)}", file=err)
         status = EXIT_USAGE
     if args.check or args.diff:
         for path in changed:
-            print(f"would reformat {path}", file=err)
+            print(f"would reformat {shown_path(path)}", file=err)
         if changed and status == EXIT_OK:
             return EXIT_FINDINGS
-    elif changed:
-        print(f"reformatted {len(changed)} file{'s' * (len(changed) != 1)}", file=err)
+    else:
+        for path in changed:
+            print(f"reformatted {shown_path(path)}", file=err)
     return status
 
 
