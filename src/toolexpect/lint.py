@@ -16,7 +16,7 @@ import re2
 from toolexpect.diagnostics import Diagnostic, Span, make
 from toolexpect.document import Repeat, without_spans
 
-__all__ = ["check", "regex_error"]
+__all__ = ["check", "regex_error", "repeat_checks"]
 
 PathKey = tuple[str | int, ...]
 Locate = Callable[[PathKey, bool], Span | None]
@@ -201,8 +201,10 @@ def _place(span: Span | None) -> str:
     return f"line {span.line}, column {span.column}" if span else "earlier"
 
 
-def _repeat_checks(repeats: Sequence[Repeat]) -> Iterator[Diagnostic]:
-    """The keys and statements written twice, that the reader found and the document lost."""
+def repeat_checks(repeats: Sequence[Repeat]) -> Iterator[Diagnostic]:
+    """The keys and statements written twice, that the reader found and the document lost
+    (``L309``, ``L308``); they need no document, so they are reported beside a problem of a
+    value that refuses it (a ``...`` in an ``in`` list)."""
     for found in repeats:
         if found.what == "key":
             yield make(
@@ -225,7 +227,7 @@ def check(document: dict[str, Any], locate: Locate, repeats: Sequence[Repeat] = 
 
     ``repeats`` are what the reader found written twice where the document holds one.
     """
-    found: list[Diagnostic] = list(_repeat_checks(repeats))
+    found: list[Diagnostic] = list(repeat_checks(repeats))
     if not document["cases"]:
         found.append(
             make(
