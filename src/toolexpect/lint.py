@@ -15,6 +15,7 @@ import re2
 
 from toolexpect.diagnostics import Diagnostic, Span, make
 from toolexpect.document import Repeat, without_spans
+from toolexpect.lines import visible
 
 __all__ = ["check", "regex_error", "repeat_checks"]
 
@@ -73,6 +74,19 @@ def _regex_help(reason: str) -> str:
 
 def _key(node: Any) -> str:
     return json.dumps(without_spans(node), sort_keys=True)
+
+
+def _covered(forbid: dict[str, Any], expects: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The first expect of the forbidden tool whose every matching call the forbid matches too:
+    each argument matcher of the forbid is one of the expect's (``forbid f`` holds none)."""
+    wanted = sorted(_key(arg) for arg in forbid.get("args", ()))
+    for call in expects:
+        if call["tool"] != forbid["tool"]:
+            continue
+        have = [_key(arg) for arg in call.get("args", ())]
+        if all(have.count(key) >= wanted.count(key) for key in wanted):
+            return call
+    return None
 
 
 def _at(locate: Locate, path: PathKey) -> Span | None:
@@ -315,6 +329,22 @@ def check(document: dict[str, Any], locate: Locate, repeats: Sequence[Repeat] = 
                         "so the case can never pass",
                         _at(locate, (*path, "forbid", index)),
                         help="remove the forbid, or make it differ from the expectation",
+                    )
+                )
+                continue
+            covered = _covered(call, case.get("expect", ()))
+            if covered is not None:
+                tool = visible(call["tool"])
+                line = covered.get("span", {}).get("line")
+                found.append(
+                    make(
+                        "L311",
+                        f"forbid {tool} matches every call that the expect of {tool}"
+                        + (f" at line {line}" if line else "")
+                        + " matches, so that expectation cannot be met in a passing run",
+                        _at(locate, (*path, "forbid", index)),
+                        help="narrow the forbid to the calls that must not happen (for example "
+                        f'forbid {tool}(x="other")), or remove it or the expect',
                     )
                 )
     found.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))

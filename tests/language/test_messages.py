@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from toolexpect.specfile import parse_spec_source
+from toolexpect.diagnostics import Severity
+from toolexpect.specfile import Kind, parse_spec_source
 
 
 def _only(text: str) -> tuple[str, int, int, str | None]:
@@ -97,3 +98,41 @@ def test_an_invalid_pattern_gets_help_about_what_is_wrong_with_it(pattern: str, 
     code, _, _, shown = _only(f'expect t(x ~ "{pattern}")\n')
     assert code == "L302"
     assert shown is not None and help in shown
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("expect f(x=1)\nforbid f\n", "text"),
+        ('case "c" {\n    expect f(x=1, y=2)\n    forbid f(y=2)\n}\n', "text"),
+        ("expect f(1 <= n <= 9)\nforbid f(n >= 1)\n", "text"),
+        ('{"cases": [{"name": "c", "expect": [{"tool": "f", "args": [{"name": "x", "op": "eq", "value": 1}]}], '
+         '"forbid": [{"tool": "f"}]}]}', "json"),
+    ],
+)
+def test_a_forbid_that_matches_every_call_an_expect_matches_is_a_warning(text: str, kind: Kind) -> None:
+    """``expect f(...)`` with ``forbid f`` (or a forbid whose every matcher the expect has):
+    that expectation cannot be met without breaking the forbid, so lint warns with L311."""
+    loaded = parse_spec_source(text, kind)
+    assert [(d.code, d.severity) for d in loaded.diagnostics] == [("L311", Severity.WARNING)]
+    assert loaded.diagnostics[0].span is not None
+    assert loaded.diagnostics[0].help is not None and "narrow the forbid" in loaded.diagnostics[0].help
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "expect f(x=1)\nforbid f(x=2)\n",
+        "expect f(x=1)\nforbid f(x=1, y=2)\n",
+        "expect g(x=1)\nforbid f\n",
+        "expect f(x? =1)\nforbid f(x=1)\n",
+    ],
+)
+def test_a_forbid_narrower_than_the_expect_or_of_another_tool_is_clean(text: str) -> None:
+    """A forbid that some call meeting the expect escapes gives no L311."""
+    assert parse_spec_source(text).diagnostics == []
+
+
+def test_a_forbid_identical_to_an_expect_stays_l304_alone() -> None:
+    """The identical forbid is the error L304, not also L311."""
+    assert [d.code for d in parse_spec_source("expect f(x=1)\nforbid f(x=1)\n").diagnostics] == ["L304"]
