@@ -48,17 +48,29 @@ _BACKREFERENCE_HELP = (
     "available; rewrite the pattern without them"
 )
 _REGEX_HELPS = (
-    ("missing )", 'a "(" opens a group that is never closed: close it with ")", or write r"\\(" to match "(" itself'),
+    (
+        "missing )",
+        'a "(" opens a group that is never closed: close it with ")", or write r"\\(" to match "(" itself',
+    ),
     ("unexpected )", 'this ")" closes no group: remove it, or write r"\\)" to match ")" itself'),
-    ("missing ]", 'a "[" opens a character class that is never closed: close it with "]", or write r"\\[" to match "["'),
+    (
+        "missing ]",
+        'a "[" opens a character class that is never closed: close it with "]", or write r"\\[" to match "["',
+    ),
     ("trailing \\", 'the pattern ends with a lone backslash: write r"\\\\" to match a backslash'),
     ("invalid escape sequence: \\", _BACKREFERENCE_HELP),  # \1 and the like
     ("invalid perl operator: (?=", _BACKREFERENCE_HELP),
     ("invalid perl operator: (?!", _BACKREFERENCE_HELP),
     ("invalid perl operator: (?<", _BACKREFERENCE_HELP),
     ("invalid perl operator: (?P", _BACKREFERENCE_HELP),
-    ("bad repetition operator", 'a repetition ("*", "+", "?") repeats what stands before it, once: write r"\\*" to match "*"'),
-    ("no argument for repetition operator", 'a repetition ("*", "+", "?", "{n}") needs something before it to repeat'),
+    (
+        "bad repetition operator",
+        'a repetition ("*", "+", "?") repeats what stands before it, once: write r"\\*" to match "*"',
+    ),
+    (
+        "no argument for repetition operator",
+        'a repetition ("*", "+", "?", "{n}") needs something before it to repeat',
+    ),
     ("invalid repetition size", "write a repetition as {min,max}, with min <= max <= 1000"),
 )
 """The help of L302 by what RE2 says is wrong, first match first."""
@@ -69,7 +81,10 @@ def _regex_help(reason: str) -> str:
     for start, shown in _REGEX_HELPS:
         if reason.startswith(start):
             return shown
-    return "toolexpect runs patterns with RE2 (linear time), whose syntax is Python's without backreferences and lookarounds"
+    return (
+        "toolexpect runs patterns with RE2 (linear time), whose syntax is Python's without "
+        "backreferences and lookarounds: fix the pattern where the message says"
+    )
 
 
 def _key(node: Any) -> str:

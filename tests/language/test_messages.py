@@ -44,10 +44,10 @@ def test_a_line_whose_quotes_pair_up_is_not_taken_for_a_string_left_open(text: s
 @pytest.mark.parametrize(
     ("text", "help"),
     [
-        ('expect a(x=1 then\n       b\n', 'close the argument list with ")" before "then"'),
-        ('expect a(x=1\n       then b\n', 'close the argument list with ")" before "then"'),
-        ('expect a(x=[1 then\n       b\n', 'close the list with "]" before "then"'),
-        ('expect a(x={k: 1 then\n       b\n', 'close the object with "}" before "then"'),
+        ("expect a(x=1 then\n       b\n", 'close the argument list with ")" before "then"'),
+        ("expect a(x=1\n       then b\n", 'close the argument list with ")" before "then"'),
+        ("expect a(x=[1 then\n       b\n", 'close the list with "]" before "then"'),
+        ("expect a(x={k: 1 then\n       b\n", 'close the object with "}" before "then"'),
     ],
 )
 def test_a_then_after_something_left_open_asks_to_close_it(text: str, help: str) -> None:
@@ -69,7 +69,10 @@ def test_a_then_that_starts_a_line_still_asks_to_move_it() -> None:
         ('expect t(x ~= "^a")\n', 'match a pattern with "~" alone: name ~ "regex"'),
         ('expect t(x =~ "^a")\n', 'match a pattern with "~" alone: name ~ "regex"'),
         ('expect t(x == "a")\n', 'compare with one "=": name="value"'),
-        ('expect t(city in "Berlin")\n', '"in" takes a list of values: in ["Berlin"]; for one value, write name="Berlin"'),
+        (
+            'expect t(city in "Berlin")\n',
+            '"in" takes a list of values: in ["Berlin"]; for one value, write name="Berlin"',
+        ),
         ("expect t(days in 5)\n", '"in" takes a list of values: in [5]; for one value, write name=5'),
         ('prompt "hi"\nexpect t\n', 'did you mean "question"?'),
         ('case "c" {\n    prompt "hi"\n}\n', 'did you mean "question"?'),
@@ -106,8 +109,12 @@ def test_an_invalid_pattern_gets_help_about_what_is_wrong_with_it(pattern: str, 
         ("expect f(x=1)\nforbid f\n", "text"),
         ('case "c" {\n    expect f(x=1, y=2)\n    forbid f(y=2)\n}\n', "text"),
         ("expect f(1 <= n <= 9)\nforbid f(n >= 1)\n", "text"),
-        ('{"cases": [{"name": "c", "expect": [{"tool": "f", "args": [{"name": "x", "op": "eq", "value": 1}]}], '
-         '"forbid": [{"tool": "f"}]}]}', "json"),
+        (
+            '{"cases": [{"name": "c", "expect": [{"tool": "f", '
+            '"args": [{"name": "x", "op": "eq", "value": 1}]}], '
+            '"forbid": [{"tool": "f"}]}]}',
+            "json",
+        ),
     ],
 )
 def test_a_forbid_that_matches_every_call_an_expect_matches_is_a_warning(text: str, kind: Kind) -> None:

@@ -251,7 +251,12 @@ def test_a_worker_that_dies_as_the_local_cluster_starts_is_a_usage_error(tmp_pat
     env = {**os.environ, "DASK_DISTRIBUTED__WORKER__PRELOAD": json.dumps([str(preload)])}
     argv = ["score", "specs", "--log", "specs/logs/run.jsonl", "--dask"]
     done = subprocess.run(
-        [sys.executable, "-m", "toolexpect", *argv], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "toolexpect", *argv],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.startswith(

@@ -276,7 +276,7 @@ def _runaway_string(text: str, at: int) -> Diagnostic | None:
     and the rest of the line holds an odd number of those quotes. The diagnostic stands where
     the string opens; its help says where it may end, when it holds what reads as code."""
     quote = text[at - 1] if at > 0 else ""
-    if quote not in ("\"", "'"):
+    if quote not in ('"', "'"):
         return None
     line_start = text.rfind("\n", 0, at) + 1
     line_end = text.find("\n", at)
