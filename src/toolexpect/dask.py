@@ -60,8 +60,13 @@ class LostWork(RuntimeError):
 
 
 class NoCluster(RuntimeError):
-    """The local cluster did not start (a worker process failed as it started): no report.
-    The message is the first cause distributed gives (the worker's own error)."""
+    """The local cluster did not start (say, a worker process failed as it started): no report.
+    The message says what failed and the first cause distributed gives (the worker's own
+    error); ``worker`` is true when a worker (or its nanny) is what failed."""
+
+    def __init__(self, message: str, *, worker: bool) -> None:
+        super().__init__(message)
+        self.worker = worker
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +154,15 @@ def _local_cluster() -> LocalCluster:
         first: BaseException = error
         while first.__cause__ is not None:
             first = first.__cause__
-        raise NoCluster(f"{type(first).__name__}: {first}") from error
+        worker = any(f"{kind} failed to start" in str(error) for kind in ("Nanny", "Worker"))
+        what = (
+            "a worker process failed as it started"
+            if worker
+            else "its scheduler failed as it started"
+            if "Scheduler failed to start" in str(error)
+            else "an error stopped it"
+        )
+        raise NoCluster(f"{what} ({type(first).__name__}: {first})", worker=worker) from error
 
 
 def _run(

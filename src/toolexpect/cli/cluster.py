@@ -64,10 +64,14 @@ def score_on_dask(
             pairing=pairing,
         )
     except NoCluster as error:
+        check = (
+            "what the workers load as they start (Dask's preload and plugin settings, "
+            if error.worker
+            else "Dask's settings ("
+        )
         print(
-            f"toolexpect: the local Dask cluster did not start: a worker process failed as it started "
-            f"({visible(str(error))}); check what the workers load as they start (Dask's preload and "
-            "plugin settings, DASK_* variables), or give --dask a running scheduler's address",
+            f"toolexpect: the local Dask cluster did not start: {visible(str(error))}; check "
+            f"{check}DASK_* variables), or give --dask a running scheduler's address",
             file=err,
         )
         return None
