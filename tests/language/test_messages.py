@@ -28,7 +28,7 @@ def test_a_string_left_open_in_mid_line_is_reported_where_it_opens(text: str, co
     P101 stands at its opening quote, and the help says where it may end."""
     code, line, at, shown = _only(text)
     assert (code, line, at) == ("P101", 1, column)
-    assert shown is not None and shown.endswith(help)
+    assert shown is not None and help in shown
 
 
 @pytest.mark.parametrize(

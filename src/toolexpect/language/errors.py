@@ -295,7 +295,7 @@ def _runaway_string(text: str, at: int) -> Diagnostic | None:
         Span(line, opening - line_start + 1, line, at - line_start + 1),
         help=f"close the string where it ends, as in {written[: code.start()].rstrip()}{quote}"
         if code and len(written) <= 80
-        else f"close the string with {quote} where it ends",
+        else f"close the string with {quote} where it ends; a {quote} inside a string is written \\{quote}",
     )
 
 
