@@ -138,7 +138,7 @@ def _help_for(expected: set[str], token: Token) -> str | None:
         if token.type == "TILDE":
             return 'match a pattern with "~" alone: name ~ "regex"'
         return 'compare with one "=": name="value"'
-    if token.type in ("LT", "GT") and {"STRING", "LSQB"} <= expected:  # after "=": x =< 5
+    if token.type in ("LT", "GT") and {"ANY", "STRING", "LSQB"} <= expected:  # after "=": x =< 5
         return f'did you mean "{word}="? a comparison is written with "=" last: name {word}= 5'
     if token.type == "EQUAL" and expected == {"STRING"}:  # after "~": x ~= "regex"
         return 'match a pattern with "~" alone: name ~ "regex"'
