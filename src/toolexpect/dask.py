@@ -18,6 +18,7 @@ its path, and the rest is scored. See docs/scale.md.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import time
 from collections.abc import Sequence
@@ -41,13 +42,13 @@ from toolexpect.shards import (
 T = TypeVar("T")
 
 if TYPE_CHECKING:
-    from distributed import Client, Future
+    from distributed import Client, Future, LocalCluster
 
     from toolexpect.catalogue import Catalogue
     from toolexpect.model import Spec
     from toolexpect.pairing import PairingOptions
 
-__all__ = ["RETRIES", "LostWork", "Spread", "run", "score"]
+__all__ = ["RETRIES", "LostWork", "NoCluster", "Spread", "run", "score"]
 
 RETRIES = 3
 """How many times a task that raised is run again (a task whose worker died is rescheduled
@@ -56,6 +57,16 @@ by Dask itself, up to ``distributed.scheduler.allowed-failures`` times)."""
 
 class LostWork(RuntimeError):
     """The cluster gave up on a task (cancelled, or its workers kept dying): no report."""
+
+
+class NoCluster(RuntimeError):
+    """The local cluster did not start (say, a worker process failed as it started): no report.
+    The message says what failed and the first cause distributed gives (the worker's own
+    error); ``worker`` is true when a worker (or its nanny) is what failed."""
+
+    def __init__(self, message: str, *, worker: bool) -> None:
+        super().__init__(message)
+        self.worker = worker
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +119,7 @@ def run(
     of a canonical JSON Lines log; ``tools``: a catalogue to check each recorded call
     against, as ``score --tools`` does; ``pairing``: how runs pair with cases, as
     ``--pair-by`` and ``--case-from`` say, each partition on its own: see docs/scale.md)."""
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     loaded = specs_of(specs)  # a spec with errors stops here, before a cluster starts
     seconds: dict[str, float] = {}
@@ -116,15 +127,42 @@ def run(
     if client is None or isinstance(client, str):
         cluster = None
         if client is None:
-            # Any free port for the scheduler's HTTP server: another cluster may hold 8787.
-            cluster = LocalCluster(
-                n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True, dashboard_address=":0"
-            )
+            cluster = _local_cluster()
         with cluster or contextlib.nullcontext(), Client(cluster or client) as own:
             seconds["cluster start"] = time.perf_counter() - clock
             report, spread = _run(own, loaded, paths, fmt, (explained, tools, pairing), blocksize, seconds)
         return report, spread
     return _run(client, loaded, paths, fmt, (explained, tools, pairing), blocksize, seconds)
+
+
+def _local_cluster() -> LocalCluster:
+    """A local cluster of a worker process per CPU, or :class:`NoCluster` naming why a worker
+    did not start. Only distributed's CRITICAL logs are shown: its tracebacks would bury the
+    one message toolexpect gives, and a worker that dies mid-run is rescheduled all the same."""
+    from distributed import LocalCluster
+
+    try:
+        # Any free port for the scheduler's HTTP server: another cluster may hold 8787.
+        return LocalCluster(
+            n_workers=os.cpu_count() or 1,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            silence_logs=logging.CRITICAL,
+        )
+    except Exception as error:  # distributed gives a bare RuntimeError("Nanny failed to start.")
+        first: BaseException = error
+        while first.__cause__ is not None:
+            first = first.__cause__
+        worker = any(f"{kind} failed to start" in str(error) for kind in ("Nanny", "Worker"))
+        what = (
+            "a worker process failed as it started"
+            if worker
+            else "its scheduler failed as it started"
+            if "Scheduler failed to start" in str(error)
+            else "an error stopped it"
+        )
+        raise NoCluster(f"{what} ({type(first).__name__}: {first})", worker=worker) from error
 
 
 def _run(

@@ -103,6 +103,12 @@ _TABLE: tuple[Code, ...] = (
     Code("L308", "repeated-statement", Severity.ERROR, "a statement a case holds once, written twice"),
     Code("L309", "duplicate-key", Severity.ERROR, "one key written twice in an object"),
     Code("L310", "no-cases", Severity.ERROR, "a spec without any case"),
+    Code(
+        "L311",
+        "forbid-covers-expect",
+        Severity.WARNING,
+        "a forbid that matches every call an expect of the case matches",
+    ),
     # R: recorded logs
     Code("R400", "unreadable-log", Severity.ERROR, "a log file that cannot be read"),
     Code("R401", "malformed-record", Severity.ERROR, "a log line or record that is not valid JSON"),

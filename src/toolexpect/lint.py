@@ -15,8 +15,9 @@ import re2
 
 from toolexpect.diagnostics import Diagnostic, Span, make
 from toolexpect.document import Repeat, without_spans
+from toolexpect.lines import visible
 
-__all__ = ["check", "regex_error"]
+__all__ = ["check", "regex_error", "repeat_checks"]
 
 PathKey = tuple[str | int, ...]
 Locate = Callable[[PathKey, bool], Span | None]
@@ -42,8 +43,65 @@ def regex_error(pattern: str) -> str | None:
     return None
 
 
+_BACKREFERENCE_HELP = (
+    "toolexpect runs patterns with RE2 (linear time): backreferences and lookarounds are not "
+    "available; rewrite the pattern without them"
+)
+_REGEX_HELPS = (
+    (
+        "missing )",
+        'a "(" opens a group that is never closed: close it with ")", or write r"\\(" to match "(" itself',
+    ),
+    ("unexpected )", 'this ")" closes no group: remove it, or write r"\\)" to match ")" itself'),
+    (
+        "missing ]",
+        'a "[" opens a character class that is never closed: close it with "]", or write r"\\[" to match "["',
+    ),
+    ("trailing \\", 'the pattern ends with a lone backslash: write r"\\\\" to match a backslash'),
+    ("invalid escape sequence: \\", _BACKREFERENCE_HELP),  # \1 and the like
+    ("invalid perl operator: (?=", _BACKREFERENCE_HELP),
+    ("invalid perl operator: (?!", _BACKREFERENCE_HELP),
+    ("invalid perl operator: (?<", _BACKREFERENCE_HELP),
+    ("invalid perl operator: (?P", _BACKREFERENCE_HELP),
+    (
+        "bad repetition operator",
+        'a repetition ("*", "+", "?") repeats what stands before it, once: write r"\\*" to match "*"',
+    ),
+    (
+        "no argument for repetition operator",
+        'a repetition ("*", "+", "?", "{n}") needs something before it to repeat',
+    ),
+    ("invalid repetition size", "write a repetition as {min,max}, with min <= max <= 1000"),
+)
+"""The help of L302 by what RE2 says is wrong, first match first."""
+
+
+def _regex_help(reason: str) -> str:
+    """How to fix a pattern RE2 refuses for ``reason``."""
+    for start, shown in _REGEX_HELPS:
+        if reason.startswith(start):
+            return shown
+    return (
+        "toolexpect runs patterns with RE2 (linear time), whose syntax is Python's without "
+        "backreferences and lookarounds: fix the pattern where the message says"
+    )
+
+
 def _key(node: Any) -> str:
     return json.dumps(without_spans(node), sort_keys=True)
+
+
+def _covered(forbid: dict[str, Any], expects: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The first expect of the forbidden tool whose every matching call the forbid matches too:
+    each argument matcher of the forbid is one of the expect's (``forbid f`` holds none)."""
+    wanted = sorted(_key(arg) for arg in forbid.get("args", ()))
+    for call in expects:
+        if call["tool"] != forbid["tool"]:
+            continue
+        have = [_key(arg) for arg in call.get("args", ())]
+        if all(have.count(key) >= wanted.count(key) for key in wanted):
+            return call
+    return None
 
 
 def _at(locate: Locate, path: PathKey) -> Span | None:
@@ -120,8 +178,7 @@ def _call_checks(call: dict[str, Any], path: PathKey, locate: Locate) -> Iterato
                     "L302",
                     f"pattern {json.dumps(arg['pattern'])} is not a valid RE2 regular expression: {reason}",
                     _at(locate, here),
-                    help="toolexpect runs patterns with RE2 (linear time): backreferences and "
-                    "lookarounds are not available; rewrite the pattern without them",
+                    help=_regex_help(reason),
                 )
 
 
@@ -201,8 +258,10 @@ def _place(span: Span | None) -> str:
     return f"line {span.line}, column {span.column}" if span else "earlier"
 
 
-def _repeat_checks(repeats: Sequence[Repeat]) -> Iterator[Diagnostic]:
-    """The keys and statements written twice, that the reader found and the document lost."""
+def repeat_checks(repeats: Sequence[Repeat]) -> Iterator[Diagnostic]:
+    """The keys and statements written twice, that the reader found and the document lost
+    (``L309``, ``L308``); they need no document, so they are reported beside a problem of a
+    value that refuses it (a ``...`` in an ``in`` list)."""
     for found in repeats:
         if found.what == "key":
             yield make(
@@ -225,7 +284,7 @@ def check(document: dict[str, Any], locate: Locate, repeats: Sequence[Repeat] = 
 
     ``repeats`` are what the reader found written twice where the document holds one.
     """
-    found: list[Diagnostic] = list(_repeat_checks(repeats))
+    found: list[Diagnostic] = list(repeat_checks(repeats))
     if not document["cases"]:
         found.append(
             make(
@@ -285,6 +344,22 @@ def check(document: dict[str, Any], locate: Locate, repeats: Sequence[Repeat] = 
                         "so the case can never pass",
                         _at(locate, (*path, "forbid", index)),
                         help="remove the forbid, or make it differ from the expectation",
+                    )
+                )
+                continue
+            covered = _covered(call, case.get("expect", ()))
+            if covered is not None:
+                tool = visible(call["tool"])
+                line = covered.get("span", {}).get("line")
+                found.append(
+                    make(
+                        "L311",
+                        f"forbid {tool} matches every call that the expect of {tool}"
+                        + (f" at line {line}" if line else "")
+                        + " matches, so that expectation cannot be met in a passing run",
+                        _at(locate, (*path, "forbid", index)),
+                        help="narrow the forbid to the calls that must not happen (for example "
+                        f'forbid {tool}(x="other")), or remove it or the expect',
                     )
                 )
     found.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))

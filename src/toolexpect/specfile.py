@@ -167,6 +167,9 @@ def parse_spec_source(
 
     result.repeats = list(repeats)
     if document is None:
+        if repeats:  # found though the document was refused: reported beside why it was
+            result.diagnostics.extend(lint.repeat_checks(repeats))
+            result.diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
         return _placed(result)
     if kind == "text":
         # The parser writes the spans itself; what the user wrote is everything else.

@@ -191,6 +191,27 @@ def test_a_long_chain_is_written_one_call_per_line(
     assert _format(capsys, path, "--check")[0] == 0
 
 
+@pytest.mark.parametrize(
+    ("source", "formatted"),
+    [
+        ("expect a then b(  # c\n)\n", "expect a then b  # c\n"),
+        ("expect a then b(\n    # c\n)\n", "expect a then b  # c\n"),
+        ("expect a(  # c\n) then b\n", "expect a then  # c\n       b\n"),
+        ("expect a then b(x=1  # c\n)\n", "expect a then\n       b(\n           x=1,  # c\n       )\n"),
+    ],
+)
+def test_a_comment_in_the_parentheses_of_a_chain_call_is_formatted_once_for_all(
+    source: str, formatted: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A comment alone in the parentheses of a chain's call goes after that call; the chain
+    breaks only where the comment would stand before code, and formatting again changes nothing."""
+    path = tmp_path / "chain.expect"
+    path.write_text(source, encoding="utf-8")
+    assert _format(capsys, path)[0] == 0
+    assert path.read_text(encoding="utf-8") == formatted
+    assert _format(capsys, path, "--check")[0] == 0
+
+
 def test_a_long_call_is_written_one_argument_per_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -161,13 +161,14 @@ def arguments(draw: st.DrawFn) -> str:
 
 @st.composite
 def calls(draw: st.DrawFn) -> str:
-    """A call: a name, ``name()`` or ``name(arg, ...)`` spread over lines or not."""
+    """A call: a name, ``name()`` (its parentheses perhaps holding a line break or a comment
+    alone) or ``name(arg, ...)`` spread over lines or not."""
     name = draw(bare_names | strings())
     shape = draw(st.integers(0, 3))
     if shape == 0:
         return name
     if shape == 1:
-        return name + "()"
+        return name + "(" + gap(draw, True) + ")"
     args = draw(st.lists(arguments(), min_size=1, max_size=3))
     trailing = "," if draw(st.booleans()) else ""
     return f"{name}({gap(draw, True)}" + ("," + gap(draw, True)).join(args) + trailing + ")"

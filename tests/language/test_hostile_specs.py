@@ -329,6 +329,17 @@ def test_an_overwritten_partial_value_leaves_no_partial_flag() -> None:
     assert [d.code for d in loaded.diagnostics] == ["L309"]
 
 
+@pytest.mark.parametrize(
+    "value", ["[{a: {b: 1, ...}, a: 2}]", "[[{a: {b: 1, ...}, a: 2}]]", "[{a: 1, a: {...}}]"]
+)
+def test_a_partial_object_in_an_in_list_is_reported_beside_the_key_that_drops_it(value: str) -> None:
+    """A ``...`` inside an ``in`` list is P100 even when a repeated key drops its value, and the
+    repeated key is L309 beside it."""
+    loaded = parse_spec_source(f"expect t(x in {value})\n")
+    assert [d.code for d in loaded.diagnostics] == ["P100", "L309"]
+    assert not loaded.ok
+
+
 def test_format_leaves_a_spec_with_a_duplicate_key_untouched(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

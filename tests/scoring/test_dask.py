@@ -8,6 +8,8 @@ import json
 import os
 import random
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -239,6 +241,29 @@ def test_a_worker_killed_mid_run_still_gives_the_same_report(
     assert marker.exists()
     assert report == _single(specs, logs)
     client.wait_for_workers(2)
+
+
+def test_a_worker_that_dies_as_the_local_cluster_starts_is_a_usage_error(tmp_path: Path) -> None:
+    """A worker process that fails as the local cluster starts (here a preload that raises on
+    import): exit 2 and one message naming the worker's error, never a traceback."""
+    preload = tmp_path / "refuse.py"
+    preload.write_text('raise RuntimeError("this worker refuses to start")\n', encoding="utf-8")
+    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__PRELOAD": json.dumps([str(preload)])}
+    argv = ["score", "specs", "--log", "specs/logs/run.jsonl", "--dask"]
+    done = subprocess.run(
+        [sys.executable, "-m", "toolexpect", *argv],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(
+        "toolexpect: the local Dask cluster did not start: a worker process failed as it started "
+        "(RuntimeError: this worker refuses to start); check what the workers load"
+    )
+    assert "Traceback" not in done.stderr
 
 
 def test_an_unreadable_shard_is_reported_with_its_path_and_the_rest_is_scored(

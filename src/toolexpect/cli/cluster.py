@@ -49,7 +49,8 @@ def score_on_dask(
     ``None`` (and a message) when the cluster cannot be reached or gave up on a task."""
     from distributed import KilledWorker
 
-    from toolexpect.dask import LostWork, run
+    from toolexpect.dask import LostWork, NoCluster, run
+    from toolexpect.lines import visible
 
     where = args.dask or "a local cluster"
     try:
@@ -62,6 +63,18 @@ def score_on_dask(
             tools=tools,
             pairing=pairing,
         )
+    except NoCluster as error:
+        check = (
+            "what the workers load as they start (Dask's preload and plugin settings, "
+            if error.worker
+            else "Dask's settings ("
+        )
+        print(
+            f"toolexpect: the local Dask cluster did not start: {visible(str(error))}; check "
+            f"{check}DASK_* variables), or give --dask a running scheduler's address",
+            file=err,
+        )
+        return None
     except OSError as error:  # distributed's connection failures and time-outs are OSErrors
         print(f"toolexpect: cannot reach the Dask scheduler at {where}: {error}", file=err)
         return None

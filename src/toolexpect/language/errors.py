@@ -14,6 +14,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from toolexpect.diagnostics import Diagnostic, Span, make
 from toolexpect.language.grammar import first_words, literal, parser, spellings
+from toolexpect.lines import visible
 
 __all__ = ["syntax_diagnostic"]
 
@@ -83,7 +84,7 @@ def _found(token: Token) -> str:
     if token.type == "_NL":
         return "end of line"
     if token.type == "STRING":
-        return f"the string {token.value}"
+        return f"the string {visible(token.value)}"
     return f'"{token.value}"'
 
 
@@ -96,6 +97,13 @@ def _require_forms() -> tuple[str, ...]:
     )
 
 
+_STATEMENT_SYNONYMS = {word: ["question"] for word in ("prompt", "query", "ask")}
+"""Words that other tools use for a statement of the language, with the statement meant."""
+
+_VALUES = frozenset({"STRING", "NUMBER", "TRUE", "FALSE", "NULL", "LBRACE"})
+"""The terminals that start a value other than a list."""
+
+
 def _help_for(expected: set[str], token: Token) -> str | None:
     word = str(token.value) if token.type != "$END" else ""
     if {"EXPECT", "FORBID", "REQUIRE"} <= expected and token.type in ("NAME", "KEY"):
@@ -105,11 +113,16 @@ def _help_for(expected: set[str], token: Token) -> str | None:
         glued = [w for w in statements if word.startswith(w) and len(word) > len(w)]
         if glued:  # a keyword is a whole word: this one lacks the space after it
             return f'did you mean "{glued[0]} {word[len(glued[0]) :]}"?'
-        close = difflib.get_close_matches(word, statements, n=1)
+        close = difflib.get_close_matches(word, statements, n=1) or _STATEMENT_SYNONYMS.get(word.lower(), [])
         if close:
             return f'did you mean "{close[0]}"?'
         return "a statement starts with " + _either(list(statements))
     if token.type == "THEN" and "THEN" not in expected:
+        for closing, what in (("RPAR", 'the argument list with ")"'), ("RSQB", 'the list with "]"')):
+            if closing in expected:  # "then" is where it may be: what comes before is left open
+                return f'close {what} before "then"'
+        if "RBRACE" in expected and "EXPECT" not in expected:
+            return 'close the object with "}" before "then"'
         return (
             'a chain goes on to the next line after a line that ends with "then": '
             'move this "then" to the end of the line before'
@@ -125,6 +138,13 @@ def _help_for(expected: set[str], token: Token) -> str | None:
         if token.type == "TILDE":
             return 'match a pattern with "~" alone: name ~ "regex"'
         return 'compare with one "=": name="value"'
+    if token.type in ("LT", "GT") and {"ANY", "STRING", "LSQB"} <= expected:  # after "=": x =< 5
+        return f'did you mean "{word}="? a comparison is written with "=" last: name {word}= 5'
+    if token.type == "EQUAL" and expected == {"STRING"}:  # after "~": x ~= "regex"
+        return 'match a pattern with "~" alone: name ~ "regex"'
+    if expected == {"LSQB"} and token.type in _VALUES:  # after "in"
+        shown = "{...}" if token.type == "LBRACE" else visible(word)
+        return f'"in" takes a list of values: in [{shown}]; for one value, write name={shown}'
     if token.type in ("RPAR", "RSQB") and expected & {"_NL", "$END"} and not expected & {"RPAR", "RSQB"}:
         return f'remove this "{word}": it closes nothing'
     if {"LE", "LT"} <= expected and "GE" not in expected:
@@ -232,6 +252,53 @@ def _unclosed_before(text: str, token: Token, expected: set[str]) -> Span | None
     return Span.point(line, end - line_start + 1)
 
 
+def _unescaped(text: str, quote: str, start: int, end: int) -> list[int]:
+    """Where ``quote`` stands in ``text[start:end]`` with no backslash escaping it."""
+    found = []
+    at = text.find(quote, start, end)
+    while at >= 0:
+        slashes = 0
+        while at - slashes - 1 >= start and text[at - slashes - 1] == "\\":
+            slashes += 1
+        if slashes % 2 == 0:
+            found.append(at)
+        at = text.find(quote, at + 1, end)
+    return found
+
+
+_CODE_IN_STRING = re.compile(r"""[,;)]\s*[A-Za-z_][\w.-]*\??\s*(?:[=~<>!]|in\b|then\b)""")
+"""Text that reads as the next argument or statement: the end of a string left open before it."""
+
+
+def _runaway_string(text: str, at: int) -> Diagnostic | None:
+    """A string whose closing quote was left out in mid-line, so that it ran on to the quote
+    that opens the next string: the error comes just after that quote (``"cup, to ~ r"^g"``),
+    and the rest of the line holds an odd number of those quotes. The diagnostic stands where
+    the string opens; its help says where it may end, when it holds what reads as code."""
+    quote = text[at - 1] if at > 0 else ""
+    if quote not in ('"', "'"):
+        return None
+    line_start = text.rfind("\n", 0, at) + 1
+    line_end = text.find("\n", at)
+    line_end = len(text) if line_end < 0 else line_end
+    before = _unescaped(text, quote, line_start, at)
+    if len(before) < 2 or before[-1] != at - 1 or len(_unescaped(text, quote, at, line_end)) % 2 == 0:
+        return None  # no string ends just before the error, or the line's quotes pair up
+    before.pop()
+    opening = before[-1]
+    line = text.count("\n", 0, at) + 1
+    written = visible(text[opening:at])
+    code = _CODE_IN_STRING.search(written, 1)
+    return make(
+        "P101",
+        f"string is not closed where it should be: it runs on to the {quote} that opens the next string",
+        Span(line, opening - line_start + 1, line, at - line_start + 1),
+        help=f"close the string where it ends, as in {written[: code.start()].rstrip()}{quote}"
+        if code and len(written) <= 80
+        else f"close the string with {quote} where it ends; a {quote} inside a string is written \\{quote}",
+    )
+
+
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 """A word where no terminal matches, shown whole rather than by its first character."""
 
@@ -247,6 +314,9 @@ def _unexpected_token(error: UnexpectedToken, text: str) -> Diagnostic:
             _end_span(text),
             help=_help_for(expected, token),
         )
+    runaway = _runaway_string(text, token.start_pos or 0) if token.type != "_NL" else None
+    if runaway is not None:
+        return runaway
     length = max(1, len(str(token.value))) if token.type != "_NL" else 1
     span = Span(token.line or 1, token.column or 1, token.line or 1, (token.column or 1) + length)
     unclosed = _unclosed_before(text, token, expected)
@@ -279,6 +349,9 @@ def _unexpected_characters(error: UnexpectedCharacters, text: str) -> Diagnostic
         allowed = (allowed & accepts) or allowed
     char = error.char
     span = Span.point(error.line, error.column)
+    runaway = _runaway_string(text, error.pos_in_stream or 0)
+    if runaway is not None:
+        return runaway
     if char in "\"'":
         return make(
             "P101",

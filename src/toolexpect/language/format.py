@@ -108,7 +108,11 @@ def _expect_lines(calls: list[dict[str, Any]], indent: str, layout: _Layout) -> 
         return _call_lines(calls[0], "expect ", "", indent, layout)
     text = "expect " + " then ".join(write_call(c) for c in calls)
     start, end = _span_start(calls[0]), _span_end(calls[-1])
-    if len(indent + text) <= layout.width and not layout.commented(start[0], end - 1):
+    # A comment inside the last call's parentheses is inside the chain only when the call has
+    # arguments to write over several lines; ``b(  # c`` ``)`` is written ``b  # c``.
+    last = calls[-1]
+    inside = end - 1 if last.get("args") else _span_start(last)[0] - 1
+    if len(indent + text) <= layout.width and not layout.commented(start[0], inside):
         return [_Anchor(text, start, end, indent)]
     lines: list[_Anchor] = []
     for index, call in enumerate(calls):

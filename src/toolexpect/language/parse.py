@@ -40,7 +40,9 @@ class ParseResult:
     """What parsing gave: the document (``None`` on a syntax error) and what was found.
 
     ``repeats`` are the keys and statements written twice, of which the document keeps the
-    last: lint reports them.
+    last: lint reports them. They are kept beside a problem of a value (a bad escape, a ``...``
+    in an ``in`` list), which refuses the document once the whole text is read, and are empty
+    after a syntax error.
     """
 
     document: dict[str, Any] | None
@@ -78,5 +80,6 @@ def parse_text(text: str, name: str = "spec") -> ParseResult:
         return ParseResult(None, [diagnostic], comments)
     if collected.problems:
         first = min(collected.problems, key=lambda item: item[0])
-        return ParseResult(None, [first[1]], comments)
+        # The parse went to the end, so what was written twice is known: lint reports it too.
+        return ParseResult(None, [first[1]], comments, collected.repeats)
     return ParseResult(document, [], comments, collected.repeats)

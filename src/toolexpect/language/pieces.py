@@ -56,12 +56,14 @@ class Value(NamedTuple):
     """A list or object value while the document is built; ``partial`` when it holds ``...``.
 
     ``start`` and ``end`` are its brackets; the span of an argument that ends with it ends at ``end``.
+    ``dotted`` when ``...`` is written anywhere in it, a value that a repeated key drops included.
     """
 
     value: Any
     partial: bool
     start: Token
     end: Token
+    dotted: bool
 
 
 REST = object()
@@ -96,16 +98,18 @@ def span_between(first: Token, last: Any) -> dict[str, int]:
 class Items:
     """The values of a list while lark reads it, each decoded as it is reduced."""
 
-    __slots__ = ("partial", "values")
+    __slots__ = ("dotted", "partial", "values")
 
     def __init__(self) -> None:
         self.values: list[Any] = []
         self.partial = False
+        self.dotted = False
 
     def add(self, item: Any) -> None:
         """Add a value child: a scalar's token, or a list or object built already."""
         if type(item) is Value:
             self.partial = self.partial or item.partial
+            self.dotted = self.dotted or item.dotted
             self.values.append(item.value)
         else:
             self.values.append(value_of(item))
@@ -116,16 +120,18 @@ class Members:
 
     A key written twice keeps its last value in its first place, as in JSON, and is noted
     for lint; ``rest`` is the ``...`` member; ``nested`` holds the keys whose (last) value
-    holds a partial object.
+    holds a partial object; ``dotted`` says that ``...`` is written in the object, in a value
+    a repeated key drops too.
     """
 
-    __slots__ = ("first", "nested", "rest", "values")
+    __slots__ = ("dotted", "first", "nested", "rest", "values")
 
     def __init__(self) -> None:
         self.values: dict[str, Any] = {}
         self.first: dict[str, Span] = {}  # spans, not tokens: a long object keeps no token
         self.nested: set[str] = set()
         self.rest = False
+        self.dotted = False
 
     @property
     def partial(self) -> bool:
@@ -135,13 +141,15 @@ class Members:
     def add(self, member: Any) -> None:
         """Add a member: ``(key, value child, key token)`` or the ``...`` mark."""
         if member is REST:
-            self.rest = True
+            self.rest = self.dotted = True
             return
         key, value, token = member
         if key in self.first:  # the last value is kept, as in JSON; lint reports the repeat
             _repeat(Repeat("key", key, span_of(token), self.first[key]))
         else:
             self.first[key] = span_of(token)
+        if type(value) is Value and value.dotted:
+            self.dotted = True
         if type(value) is Value and value.partial:
             self.nested.add(key)
         else:

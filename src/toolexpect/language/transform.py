@@ -155,8 +155,8 @@ class ToDocument(Transformer[Token, list[Any]]):
     def list(self, children: builtins.list[Any]) -> Value:
         folded = children[1] if len(children) > 2 else None
         if folded is None:
-            return Value([], False, children[0], children[-1])
-        return Value(folded.values, folded.partial, children[0], children[-1])
+            return Value([], False, children[0], children[-1], False)
+        return Value(folded.values, folded.partial, children[0], children[-1], folded.dotted)
 
     def members_first(self, children: builtins.list[Any]) -> Members:
         members = Members()
@@ -171,13 +171,13 @@ class ToDocument(Transformer[Token, list[Any]]):
     def object(self, children: builtins.list[Any]) -> Value:
         folded: Members | None = children[1] if len(children) > 2 else None
         if folded is None:
-            return Value({}, False, children[0], children[-1])
+            return Value({}, False, children[0], children[-1], False)
         result = folded.values
         if folded.rest:
-            return Value({"$partial": result}, True, children[0], children[-1])
+            return Value({"$partial": result}, True, children[0], children[-1], True)
         if len(result) == 1 and next(iter(result)) in ("$partial", "$literal"):
-            return Value({"$literal": result}, folded.partial, children[0], children[-1])
-        return Value(result, folded.partial, children[0], children[-1])
+            return Value({"$literal": result}, folded.partial, children[0], children[-1], folded.dotted)
+        return Value(result, folded.partial, children[0], children[-1], folded.dotted)
 
     def pair(self, children: builtins.list[Any]) -> tuple[str, Any, Token]:
         key = children[0]
@@ -239,7 +239,7 @@ class ToDocument(Transformer[Token, list[Any]]):
     def arg_in(self, children: builtins.list[Any]) -> dict[str, Any]:
         argname, _, values = children
         node = self._named(argname, "in")
-        if values.partial:
+        if values.dotted:  # a "..." that a repeated key drops too: lint reports the repeat besides
             # Reported after any problem inside the list, as the list is read first.
             opening, closing = values.start, values.end
             _problem(
