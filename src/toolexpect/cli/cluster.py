@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from concurrent.futures import CancelledError
 from typing import IO, TYPE_CHECKING
 
+from toolexpect.spelling import COMMAND_LINE
+
 if TYPE_CHECKING:
     from toolexpect.catalogue import Catalogue
     from toolexpect.model import Spec
@@ -61,6 +63,7 @@ def score_on_dask(
             explained=explained,
             tools=tools,
             pairing=pairing,
+            spelling=COMMAND_LINE,
         )
     except OSError as error:  # distributed's connection failures and time-outs are OSErrors
         print(f"toolexpect: cannot reach the Dask scheduler at {where}: {error}", file=err)
