@@ -316,3 +316,74 @@ def test_a_spec_larger_than_toolexpect_reads_is_not_written(
     assert run_cli(capsys, "snapshot", log, "--out", folder)[0] == 0
     assert len(list(folder.iterdir())) == count
     assert scored(capsys, folder, log)["exit_code"] == 0
+
+
+def _differing_runs(tmp_path: Path, count: int = 10_000) -> Path:
+    """``count`` runs of one case whose request ids all differ: too large for one spec file."""
+    return write_log(
+        tmp_path / "many-runs.jsonl",
+        [
+            {
+                "id": "berlin",
+                "tool_calls": _calls(
+                    (
+                        "get_weather",
+                        {"city": "Berlin", "request_id": f"req-2026-12-04-{n:05d}-a1b2c3", "days": n % 3},
+                    )
+                ),
+            }
+            for n in range(count)
+        ],
+    )
+
+
+def test_a_case_too_large_for_its_own_file_names_what_makes_it_fit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """10,000 runs with differing values into a folder: the refusal names the argument whose
+    values the case lists and the options that make it fit (not "give --out a folder", which it
+    is), and each of those options, given as written, writes a case the log passes."""
+    import subprocess
+    import sys
+
+    log = _differing_runs(tmp_path)
+    folder = tmp_path / "specs"
+    done = subprocess.run(
+        [sys.executable, "-m", "toolexpect", "snapshot", str(log), "--out", f"{folder}/"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "give --out a folder" not in done.stderr
+    assert (
+        "toolexpect snapshot: case 'berlin' is too large on its own: it lists the 10,000 values its "
+        "runs gave request_id of get_weather; write differing values =any with --differing any, this "
+        "argument with --any-args request_id, or leave it out with --ignore-args request_id\n"
+    ) in done.stderr
+    assert done.stderr.endswith("toolexpect snapshot: nothing written\n")
+    assert not folder.exists()
+    for option in (["--differing", "any"], ["--any-args", "request_id"], ["--ignore-args", "request_id"]):
+        code, _, err = run_cli(capsys, "snapshot", log, "--out", folder, "--force", *option)
+        assert code == 0, (option, err)
+        assert scored(capsys, folder, log)["cases"][0]["score"] == 1.0
+
+
+def test_several_cases_too_large_together_are_told_to_take_a_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Printed or in one file, cases that each fit alone are told to take one file per case."""
+    from toolexpect.specfile import MAX_SPEC_BYTES
+
+    text = "x" * 400
+    log = write_log(
+        tmp_path / "many.jsonl",
+        [
+            {"id": f"case {n}", "tool_calls": _calls(("note", {"text": text}))}
+            for n in range(MAX_SPEC_BYTES // 400)
+        ],
+    )
+    code, _, err = run_cli(capsys, "snapshot", log, "--out", tmp_path / "all.expect")
+    assert code == 2
+    assert "each case fits in a file of its own: give --out a folder for one file per case" in err

@@ -25,7 +25,7 @@ from toolexpect.lines import split_lines_keepends
 
 if TYPE_CHECKING:
     from toolexpect.calls import RecordedSample
-    from toolexpect.snapshot import Snapshot
+    from toolexpect.snapshot import Snapshot, SnapshotCase
     from toolexpect.snapshot.files import FileChange
 
 __all__ = ["add_snapshot_parser", "cmd_snapshot"]
@@ -149,7 +149,9 @@ def cmd_snapshot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         out.write(text)
         large = _too_large(text)
         if large is not None:
-            print(f"toolexpect snapshot: {large}; give --out a folder for one file per case", file=err)
+            print(f"toolexpect snapshot: {large}", file=err)
+            for hint in _fitting(snapshot.cases, width, "--out a folder"):
+                print(f"toolexpect snapshot: {hint}", file=err)
             return EXIT_FINDINGS
         return EXIT_FINDINGS if faulty else EXIT_OK
     code = _update(args, snapshot, width, out, err) if args.update else _write(args, snapshot, width, err)
@@ -181,7 +183,7 @@ def _write(args: argparse.Namespace, snapshot: Snapshot, width: int, err: IO[str
             file=err,
         )
         return EXIT_USAGE
-    if not _apply(plan.changes, err):
+    if not _apply(plan.changes, snapshot.cases, width, err):
         return EXIT_USAGE
     count = len(snapshot.cases)
     print(f"wrote {count} case{'s' * (count != 1)} to {args.out}", file=err)
@@ -231,7 +233,7 @@ def _update(args: argparse.Namespace, snapshot: Snapshot, width: int, out: IO[st
     if not args.force:
         print("toolexpect snapshot: nothing written; review the diff, then write it with --force", file=err)
         return EXIT_FINDINGS
-    return EXIT_OK if _apply(changed, err) else EXIT_USAGE
+    return EXIT_OK if _apply(changed, snapshot.cases, width, err) else EXIT_USAGE
 
 
 def _too_large(text: str) -> str | None:
@@ -244,19 +246,64 @@ def _too_large(text: str) -> str | None:
     return f"it would be {size:,} bytes, more than toolexpect reads from a spec ({MAX_SPEC_BYTES:,})"
 
 
-def _apply(changes: Sequence[FileChange], err: IO[str]) -> bool:
+def _fitting(cases: Sequence[SnapshotCase], width: int, folder: str) -> list[str]:
+    """What makes a spec of ``cases`` that is too large fit: for each case too large on its own,
+    the options that write it smaller (naming the arguments whose differing values it lists,
+    the largest first, as many as it takes); else, every case fitting alone, one file per case
+    (``folder``)."""
+    from toolexpect.snapshot import spec_text
+    from toolexpect.snapshot.take import listed_arguments
+    from toolexpect.specfile import MAX_SPEC_BYTES
+
+    alone = [(case, spec_text([case], line_length=width)) for case in cases]
+    large = [(case, text) for case, text in alone if _too_large(text) is not None]
+    if not large:
+        return [f"each case fits in a file of its own: give {folder} for one file per case"]
+    hints = []
+    for case, text in large[:_SHOWN]:
+        excess = len(text.encode("utf-8", "surrogateescape")) - MAX_SPEC_BYTES
+        named, saved = [], 0
+        for listed in listed_arguments(case):
+            if saved >= excess:
+                break
+            named.append(listed)
+            saved += listed.size + 2 * listed.values
+        if not named or saved < excess:
+            hints.append(
+                f"case {case.name!r} is too large on its own: leave arguments out with "
+                "--ignore-args NAMES or --only NAMES, or snapshot fewer runs at a time"
+            )
+            continue
+        lists = ", ".join(
+            f"the {item.values:,} values its runs gave {item.name} of {item.tool}" for item in named
+        )
+        names = ",".join(dict.fromkeys(item.name for item in named))
+        hints.append(
+            f"case {case.name!r} is too large on its own: it lists {lists}; write differing "
+            f"values =any with --differing any, {'this argument' if len(named) == 1 else 'these'} "
+            f"with --any-args {names}, or leave {'it' if len(named) == 1 else 'them'} out with "
+            f"--ignore-args {names}"
+        )
+    if len(large) > _SHOWN:
+        hints.append(f"and {len(large) - _SHOWN:,} more cases are too large on their own")
+    return hints
+
+
+_SHOWN = 3
+
+
+def _apply(changes: Sequence[FileChange], cases: Sequence[SnapshotCase], width: int, err: IO[str]) -> bool:
     """Write each change's file (through a temporary file); False after the first that fails.
-    Nothing is written when a spec would be larger than toolexpect reads."""
+    Nothing is written when a spec would be larger than toolexpect reads: what would make
+    ``cases`` fit is said instead."""
     large = [(change.path, _too_large(change.new)) for change in changes]
     for path, problem in large:
         if problem is not None:
             print(f"toolexpect snapshot: cannot write {path}: {problem}", file=err)
     if any(problem for _, problem in large):
-        print(
-            "toolexpect snapshot: nothing written; give --out a folder for one file per case, "
-            "or snapshot fewer runs at a time",
-            file=err,
-        )
+        for hint in _fitting(cases, width, "--out a folder"):
+            print(f"toolexpect snapshot: {hint}", file=err)
+        print("toolexpect snapshot: nothing written", file=err)
         return False
     for change in changes:
         folder = os.path.dirname(change.path)
