@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-__all__ = ["COMMAND_LINE", "PYTEST", "PYTHON", "Key", "Setting", "Spelling"]
+__all__ = ["BY_ID", "BY_QUESTION", "COMMAND_LINE", "PYTEST", "PYTHON", "Key", "Setting", "Spelling"]
 
 Key: TypeAlias = Literal["pair-by", "case-from"]
 """The settings a finding may suggest, by their key in ``[tool.toolexpect]``."""
@@ -39,6 +39,13 @@ class Setting:
 
     key: Key
     value: str | None = None
+
+
+BY_ID = Setting("pair-by", "id")
+"""Pairing by id, the default."""
+
+BY_QUESTION = Setting("pair-by", "question")
+"""Pairing by the user question."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,10 +18,12 @@ from toolexpect.cli.common import (
     load_all,
     print_diagnostics,
     report_log_diagnostics,
+    report_pairing_diagnostics,
     write_text,
 )
 from toolexpect.diagnostics import Diagnostic, Severity
 from toolexpect.lines import split_lines_keepends
+from toolexpect.spelling import COMMAND_LINE
 
 if TYPE_CHECKING:
     from toolexpect.calls import RecordedSample
@@ -121,13 +123,18 @@ def cmd_snapshot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     try:
         readers = open_logs(args.logs, args.log_format)
         # Without specs, pairing names the runs: by id, by the field, by the file or by question.
-        samples: list[RecordedSample] = list(pair_runs([], readers, pairing))
+        paired = pair_runs([], readers, pairing, spelling=COMMAND_LINE)
+        samples: list[RecordedSample] = list(paired)
     except LogError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
     log_diagnostics: list[Diagnostic] = [d for reader in readers for d in reader.diagnostics]
     report_log_diagnostics(log_diagnostics, err)
-    groups, left_out = group_runs(samples, args.name or _stem(args.logs[0]))
+    report_pairing_diagnostics(paired.diagnostics, err)
+    paired_by = pairing.setting
+    groups, left_out = group_runs(
+        samples, args.name or _stem(args.logs[0]), paired=paired_by, spelling=COMMAND_LINE
+    )
     options = Options(
         only=_flat(args.only) if args.only else None,
         ignore=_flat(args.ignore_args),
@@ -136,10 +143,12 @@ def cmd_snapshot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         no_unexpected="no-unexpected" in args.require,
         differing=args.differing,
     )
-    snapshot = take_snapshot(groups, options)
+    snapshot = take_snapshot(groups, options, paired=paired_by, spelling=COMMAND_LINE)
     found = [*left_out, *snapshot.diagnostics]
-    if found:
-        print(diagnostic_report.render(found, "concise"), file=err)
+    plain = [d for d in found if d.code not in _NAMING]
+    if plain:
+        print(diagnostic_report.render(plain, "concise"), file=err)
+    report_pairing_diagnostics([d for d in found if d.code in _NAMING], err)
     faulty = any(d.severity is Severity.ERROR for d in found)
     if not snapshot.cases:
         print("toolexpect snapshot: no case to write", file=err)
@@ -156,6 +165,10 @@ def cmd_snapshot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         return EXIT_FINDINGS if faulty else EXIT_OK
     code = _update(args, snapshot, width, out, err) if args.update else _write(args, snapshot, width, err)
     return EXIT_FINDINGS if faulty and code == EXIT_OK else code
+
+
+_NAMING = frozenset({"S703", "S708"})
+"""The findings that say which pairing would name the cases: shown whole, with their help line."""
 
 
 def _usage_problem(args: argparse.Namespace) -> str | None:

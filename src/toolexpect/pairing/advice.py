@@ -23,7 +23,7 @@ from toolexpect.pairing.counts import Counts, Sets, best_option, counted, joined
 from toolexpect.pairing.split import Split
 from toolexpect.spelling import PYTHON, Setting, Spelling
 
-__all__ = ["MAX_LEFT_IDS", "PAIRING_CODES", "LeftOver", "Leftovers", "PairingNotes", "noted"]
+__all__ = ["MAX_LEFT_IDS", "PAIRING_CODES", "LeftOver", "Leftovers", "PairingNotes", "naming_help", "noted"]
 
 PAIRING_CODES = frozenset({"R420", "R421", "R422", "R423"})
 """The codes of the pairing findings (the others among a report's log findings are the readers')."""
@@ -200,6 +200,19 @@ def noted(notes: Sequence[PairingNotes]) -> PairingNotes | None:
     for note in notes:
         total = note if total is None else total.then(note)
     return total
+
+
+def naming_help(runs: int, questions: int, option: Setting, spelling: Spelling = PYTHON) -> str:
+    """How to name the cases of ``runs`` runs paired without specs (``snapshot``), with
+    ``option``: by their user question when they ask some (``questions``: how many different
+    ones), else by file or by a field of each record (the options not in use)."""
+    if questions and option != _BY_QUESTION:
+        return (
+            f"{_these(runs)} user questions name {questions} case{'s' if questions != 1 else ''}: "
+            f"use {spelling(_BY_QUESTION)}"
+        )
+    others = [f"{spelling(other)} ({what})" for other, what in _OPTIONS[2:] if other != option]
+    return f"name each run after its case with {' or '.join(others)}"
 
 
 def _ambiguous(question: str, asked: Sequence[str], spelling: Spelling) -> Diagnostic:

@@ -21,6 +21,7 @@ from toolexpect.language.format import LINE_LENGTH, format_document
 from toolexpect.matching import aggregate, evaluate
 from toolexpect.snapshot.build import CaseRuns, Options, build_case
 from toolexpect.specfile import parse_spec_source
+from toolexpect.spelling import BY_ID, PYTHON, Setting, Spelling
 
 __all__ = ["Listed", "Snapshot", "SnapshotCase", "listed_arguments", "spec_text", "take_snapshot"]
 
@@ -121,12 +122,20 @@ def _fault(runs: CaseRuns, why: str, run: int = 0) -> Diagnostic:
     )
 
 
-def take_snapshot(groups: Sequence[CaseRuns], options: Options) -> Snapshot:
-    """Build, write and check a case for each group of runs."""
+def take_snapshot(
+    groups: Sequence[CaseRuns],
+    options: Options,
+    *,
+    paired: Setting = BY_ID,
+    spelling: Spelling = PYTHON,
+) -> Snapshot:
+    """Build, write and check a case for each group of runs (``paired``: how the runs were
+    paired, for the hints of :func:`~toolexpect.snapshot.build.build_case`, spelled as
+    ``spelling`` says)."""
     cases: list[SnapshotCase] = []
     diagnostics: list[Diagnostic] = []
     for runs in groups:
-        node, found = build_case(runs, options)
+        node, found = build_case(runs, options, paired=paired, spelling=spelling)
         diagnostics.extend(found)
         if node is None:
             continue
