@@ -77,3 +77,24 @@ def test_the_command_line_findings_spell_the_command_line_options() -> None:
     assert finding.help == (
         "these 3 runs' user questions equal the questions of 3 cases: use --pair-by question"
     )
+
+
+def test_the_naming_help_of_a_snapshot_never_suggests_the_pairing_in_use() -> None:
+    """Runs that ask questions are told to pair by question; else by file or by a field, less
+    the one in use."""
+    from toolexpect.pairing.advice import naming_help
+
+    by_id, by_file = Setting("pair-by", "id"), Setting("pair-by", "file")
+    assert naming_help(4, 2, by_id, COMMAND_LINE) == (
+        "these 4 runs' user questions name 2 cases: use --pair-by question"
+    )
+    assert naming_help(1, 0, by_id, PYTEST) == (
+        "name each run after its case with --toolexpect-pair-by file (the log files' names) or "
+        "--toolexpect-case-from PATH (a field of each record)"
+    )
+    assert naming_help(3, 0, by_file, COMMAND_LINE) == (
+        "name each run after its case with --case-from PATH (a field of each record)"
+    )
+    assert naming_help(3, 0, Setting("case-from", "metadata.case"), PYTHON) == (
+        'name each run after its case with PairingOptions(by="file") (the log files\' names)'
+    )

@@ -22,7 +22,7 @@ from toolexpect.cli.common import (
     write_text,
 )
 from toolexpect.diagnostics import Diagnostic, Severity
-from toolexpect.lines import split_lines_keepends
+from toolexpect.lines import split_lines_keepends, visible
 from toolexpect.spelling import COMMAND_LINE
 
 if TYPE_CHECKING:
@@ -288,9 +288,10 @@ def _fitting(cases: Sequence[SnapshotCase], width: int, folder: str) -> list[str
             )
             continue
         lists = ", ".join(
-            f"the {item.values:,} values its runs gave {item.name} of {item.tool}" for item in named
+            f"the {item.values:,} values its runs gave {visible(item.name)} of {visible(item.tool)}"
+            for item in named
         )
-        names = ",".join(dict.fromkeys(item.name for item in named))
+        names = ",".join(dict.fromkeys(visible(item.name) for item in named))
         hints.append(
             f"case {case.name!r} is too large on its own: it lists {lists}; write differing "
             f"values =any with --differing any, {'this argument' if len(named) == 1 else 'these'} "

@@ -211,7 +211,8 @@ def naming_help(runs: int, questions: int, option: Setting, spelling: Spelling =
             f"{_these(runs)} user questions name {questions} case{'s' if questions != 1 else ''}: "
             f"use {spelling(_BY_QUESTION)}"
         )
-    others = [f"{spelling(other)} ({what})" for other, what in _OPTIONS[2:] if other != option]
+    in_use = {option, Setting(option.key)}  # the option in use (by a field: any field) is left out
+    others = [f"{spelling(other)} ({what})" for other, what in _OPTIONS[2:] if other not in in_use]
     return f"name each run after its case with {' or '.join(others)}"
 
 
