@@ -38,6 +38,7 @@ from toolexpect.shards import (
     survey_log,
     unreadable,
 )
+from toolexpect.spelling import PYTHON, Spelling
 
 T = TypeVar("T")
 
@@ -92,6 +93,7 @@ def score(
     blocksize: int = BLOCKSIZE,
     tools: Catalogue | None = None,
     pairing: PairingOptions | None = None,
+    spelling: Spelling = PYTHON,
 ) -> ScoreReport:
     """Score the logs at ``paths`` (paths, globs, URLs) against ``specs`` (``Spec`` objects, or
     paths of spec files and folders read and checked before any work is sent, see
@@ -99,7 +101,15 @@ def score(
     or ``None`` for a local cluster of one worker per CPU.
     The same report :func:`toolexpect.scoring.score` gives (see :func:`run`)."""
     return run(
-        specs, paths, client, fmt=fmt, explained=explained, blocksize=blocksize, tools=tools, pairing=pairing
+        specs,
+        paths,
+        client,
+        fmt=fmt,
+        explained=explained,
+        blocksize=blocksize,
+        tools=tools,
+        pairing=pairing,
+        spelling=spelling,
     )[0]
 
 
@@ -113,12 +123,14 @@ def run(
     blocksize: int = BLOCKSIZE,
     tools: Catalogue | None = None,
     pairing: PairingOptions | None = None,
+    spelling: Spelling = PYTHON,
 ) -> tuple[ScoreReport, Spread]:
     """:func:`score`, with how the work was spread (``explained`` as
     :func:`~toolexpect.scoring.score_partition` takes it; ``blocksize``: the bytes of a block
     of a canonical JSON Lines log; ``tools``: a catalogue to check each recorded call
     against, as ``score --tools`` does; ``pairing``: how runs pair with cases, as
-    ``--pair-by`` and ``--case-from`` say, each partition on its own: see docs/scale.md)."""
+    ``--pair-by`` and ``--case-from`` say, each partition on its own: see docs/scale.md;
+    ``spelling``: how the pairing findings spell the options they suggest)."""
     from distributed import Client
 
     loaded = specs_of(specs)  # a spec with errors stops here, before a cluster starts
@@ -130,9 +142,11 @@ def run(
             cluster = _local_cluster()
         with cluster or contextlib.nullcontext(), Client(cluster or client) as own:
             seconds["cluster start"] = time.perf_counter() - clock
-            report, spread = _run(own, loaded, paths, fmt, (explained, tools, pairing), blocksize, seconds)
+            report, spread = _run(
+                own, loaded, paths, fmt, (explained, tools, pairing), blocksize, seconds, spelling
+            )
         return report, spread
-    return _run(client, loaded, paths, fmt, (explained, tools, pairing), blocksize, seconds)
+    return _run(client, loaded, paths, fmt, (explained, tools, pairing), blocksize, seconds, spelling)
 
 
 def _local_cluster() -> LocalCluster:
@@ -173,6 +187,7 @@ def _run(
     kept: tuple[int | None, Catalogue | None, PairingOptions | None],
     blocksize: int,
     seconds: dict[str, float],
+    spelling: Spelling,
 ) -> tuple[ScoreReport, Spread]:
     from distributed import as_completed
 
@@ -243,7 +258,7 @@ def _run(
         total = total.merge(aside.result())
         seconds["logs read again"] = _lap(clock)
     clock = time.perf_counter()
-    report = compiled.finish(total)
+    report = compiled.finish(total, spelling=spelling)
     seconds["finish"] = _lap(clock)
     info = client.scheduler_info()
     workers = len(info.get("workers", {}))

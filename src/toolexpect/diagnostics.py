@@ -143,6 +143,7 @@ _TABLE: tuple[Code, ...] = (
     Code("S705", "snapshot-fault", Severity.ERROR, "a case that would not read back or pass its runs"),
     Code("S706", "case-not-rewritable", Severity.WARNING, "a failing case --update cannot rewrite in place"),
     Code("S707", "failed-request", Severity.NOTE, "a run whose request failed, left out of the snapshot"),
+    Code("S708", "cases-named-by-made-up-ids", Severity.WARNING, "cases named after ids a provider made up"),
 )
 
 CODES: dict[str, Code] = {entry.code: entry for entry in _TABLE}

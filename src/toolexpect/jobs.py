@@ -24,15 +24,22 @@ from toolexpect.logs import LogError, LogReader, canonical
 from toolexpect.model import Spec
 from toolexpect.partition import score_read
 from toolexpect.scoring import CompiledSpecs, PartialScore, ScoreReport
+from toolexpect.spelling import PYTHON, Spelling
 
 __all__ = ["score_log"]
 
 
 def score_log(
-    specs: Sequence[Spec], reader: LogReader, jobs: int, *, explained: int | None = None
+    specs: Sequence[Spec],
+    reader: LogReader,
+    jobs: int,
+    *,
+    explained: int | None = None,
+    spelling: Spelling = PYTHON,
 ) -> ScoreReport:
     """The report on ``reader``'s log, its findings included, scored in up to ``jobs``
-    processes (``explained`` as :func:`~toolexpect.scoring.score_partition` takes it).
+    processes (``explained`` as :func:`~toolexpect.scoring.score_partition` takes it,
+    ``spelling`` as :meth:`~toolexpect.scoring.CompiledSpecs.finish` does).
 
     Only a canonical JSON Lines log is cut into blocks; anything else, and a log with
     loose calls, is scored in this process. ``LogError`` as reading the log would raise it.
@@ -55,13 +62,15 @@ def score_log(
                         [explained] * count,
                     )
                 )
-            merged = _merge(compiled, found)
+            merged = _merge(compiled, found, spelling)
             if merged is not None:
                 return merged
-    return compiled.finish(score_read(compiled, reader, at=(0,), explained=explained))
+    return compiled.finish(score_read(compiled, reader, at=(0,), explained=explained), spelling=spelling)
 
 
-def _merge(compiled: CompiledSpecs, found: Sequence[PartialScore | None]) -> ScoreReport | None:
+def _merge(
+    compiled: CompiledSpecs, found: Sequence[PartialScore | None], spelling: Spelling
+) -> ScoreReport | None:
     """The blocks' results joined and numbered; ``None`` when one held a loose call.
     ``LogError`` when a block could not be read, at its line in the log."""
     total = compiled.empty()
@@ -73,4 +82,4 @@ def _merge(compiled: CompiledSpecs, found: Sequence[PartialScore | None]) -> Sco
     for part in total.parts:
         if part.unreadable:
             raise LogError(part.diagnostics[0])
-    return compiled.finish(total)
+    return compiled.finish(total, spelling=spelling)

@@ -18,6 +18,7 @@ import pytest
 
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.recording import Recording, record
+from toolexpect.spelling import PYTEST
 
 __all__ = ["CaseItem", "SpecFileNode", "ToolexpectCaseFailure", "tool_calls"]
 
@@ -215,7 +216,7 @@ class _Scores:
             logs = open_logs(paths, sources.log_format)
             compiled = CompiledSpecs.of(self.specs)
             partial = score_read(compiled, logs, at=(0,), pairing=sources.pairing, through=self._keep)
-            report = compiled.finish(partial)
+            report = compiled.finish(partial, spelling=PYTEST)
         except LogError as error:
             self.error = "cannot read the recorded log:\n" + render([error.diagnostic], "full")
             return

@@ -36,6 +36,7 @@ from toolexpect.matching import (
 )
 from toolexpect.model import Case, Spec
 from toolexpect.outcomes import MAX_UNUSED_IDS, CaseOutcome, SampleFinding, ScoreReport, UnusedSample
+from toolexpect.spelling import PYTHON, Spelling
 
 if TYPE_CHECKING:
     from toolexpect.pairing.advice import PairingNotes
@@ -156,8 +157,10 @@ class CompiledSpecs:
         """The partial score of no samples."""
         return PartialScore(())
 
-    def finish(self, partial: PartialScore) -> ScoreReport:
-        """The report on the samples ``partial`` scored: its partitions joined in input order."""
+    def finish(self, partial: PartialScore, *, spelling: Spelling = PYTHON) -> ScoreReport:
+        """The report on the samples ``partial`` scored: its partitions joined in input order;
+        the pairing findings spell the options they suggest as ``spelling`` says (the
+        surface that shows them: Python's by default)."""
         runs: list[list[RunResult]] = [[] for _ in self.targets]
         tallies = [Tally() for _ in self.targets]
         unused: dict[str | None, Unclaimed] = {}
@@ -194,7 +197,7 @@ class CompiledSpecs:
             if part.pairing is not None:
                 notes = part.pairing if notes is None else notes.then(part.pairing)
         if notes is not None:
-            diagnostics.extend(notes.findings(self.by_name))
+            diagnostics.extend(notes.findings(self.by_name, spelling))
         outcomes = tuple(
             CaseOutcome(target.file, target.case, verdict(target.case, tally), tuple(found))
             for target, tally, found in zip(self.targets, tallies, runs, strict=True)

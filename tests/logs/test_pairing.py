@@ -92,20 +92,22 @@ def test_by_id_the_provider_ids_pair_with_nothing_and_the_finding_suggests_the_f
     assert finding.code == "R420"
     assert finding.message.startswith("9 recorded runs paired with no case ('chatcmpl-PAIR0001'")
     assert "3 cases found none ('berlin tomorrow', 'lisbon weekend', 'oslo today')" in finding.message
-    assert finding.help == "these 9 runs' log file names equal the names of 3 cases: use --pair-by file"
+    assert finding.help == (
+        'these 9 runs\' log file names equal the names of 3 cases: use PairingOptions(by="file")'
+    )
     assert finding.path is not None and finding.path.endswith("berlin-tomorrow.jsonl")
     assert finding.line == 1
 
 
 def test_by_id_conversations_without_ids_suggest_the_question() -> None:
-    """Records without an id and a spec of several cases: the help says --pair-by question."""
+    """Records without an id and a spec of several cases: the help says to pair by question."""
     runs, diagnostics = _runs(SPEC, [PAIRING / "conversations.jsonl"], PairingOptions())
     assert [sid for sid, _ in runs] == [None, None, None]
     assert [calls for _, calls in runs] == [calls for _, calls in PAIRED]
     [finding] = diagnostics
     assert "3 recorded runs paired with no case (3 without an id)" in finding.message
-    assert (
-        finding.help == "these 3 runs' user questions equal the questions of 3 cases: use --pair-by question"
+    assert finding.help == (
+        'these 3 runs\' user questions equal the questions of 3 cases: use PairingOptions(by="question")'
     )
 
 
@@ -117,7 +119,8 @@ def test_a_field_naming_the_cases_is_suggested_when_pairing_by_file() -> None:
     )
     [finding] = diagnostics
     assert finding.help == (
-        "these 3 runs' field metadata.case equal the names of 3 cases: use --case-from metadata.case"
+        "these 3 runs' field metadata.case equal the names of 3 cases: "
+        'use PairingOptions(case_from="metadata.case")'
     )
 
 
@@ -455,10 +458,10 @@ def test_ids_naming_the_cases_are_suggested_when_pairing_by_file(tmp_path: Path)
     runs, diagnostics = _runs(SPEC, [log], PairingOptions("file"))
     assert [sid for sid, _ in runs] == ["run", "run", "run"]
     [finding] = diagnostics
-    assert finding.help == "these 3 runs' ids equal the names of 3 cases: use --pair-by id"
+    assert finding.help == 'these 3 runs\' ids equal the names of 3 cases: use PairingOptions(by="id")'
     log.write_text(json.dumps({"id": "oslo today", "tool_calls": []}) + "\n", encoding="utf-8")
     [finding] = _runs(SPEC, [log], PairingOptions("file"))[1]
-    assert finding.help == "this run's id equals the name of 1 case: use --pair-by id"
+    assert finding.help == 'this run\'s id equals the name of 1 case: use PairingOptions(by="id")'
 
 
 def test_an_empty_case_from_is_refused_not_ignored(
@@ -478,13 +481,15 @@ def test_the_fallback_help_names_only_the_other_options(tmp_path: Path) -> None:
     log.write_text(json.dumps({"id": "nobody", "tool_calls": []}) + "\n", encoding="utf-8")
     [by_question] = _runs(SPEC, [log], PairingOptions("question"))[1]
     assert by_question.help == (
-        "name each run after its case, or pair with --pair-by id (the runs' ids), "
-        "--pair-by file (the log files' names) or --case-from PATH (a field of each record)"
+        'name each run after its case, or pair with PairingOptions(by="id") (the runs\' ids), '
+        'PairingOptions(by="file") (the log files\' names) or PairingOptions(case_from=PATH) '
+        "(a field of each record)"
     )
     [by_id] = _runs(SPEC, [log], PairingOptions())[1]
     assert by_id.help == (
-        "name each run after its case, or pair with --pair-by question (the cases' question "
-        "statements), --pair-by file (the log files' names) or --case-from PATH (a field of each record)"
+        'name each run after its case, or pair with PairingOptions(by="question") (the cases\' '
+        'question statements), PairingOptions(by="file") (the log files\' names) or '
+        "PairingOptions(case_from=PATH) (a field of each record)"
     )
 
 

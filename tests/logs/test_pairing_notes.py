@@ -21,6 +21,7 @@ from toolexpect.pairing import PairingOptions, pair_runs
 from toolexpect.pairing.advice import MAX_LEFT_IDS, PairingNotes, noted
 from toolexpect.pairing.counts import best_option
 from toolexpect.scoring import CompiledSpecs
+from toolexpect.spelling import Setting
 
 PAIRING = FIXTURES.parent / "pairing"
 SPEC = (PAIRING / "weather.expect").read_text(encoding="utf-8")
@@ -133,9 +134,12 @@ def test_beyond_the_cap_the_ids_are_the_first_ones_and_the_count_is_said_as_a_bo
 
 def test_a_tie_between_options_is_broken_by_a_fixed_order_not_by_reading_order() -> None:
     """Which option R420 suggests does not depend on which run was read first."""
-    assert best_option((("--case-from meta.case", 2), ("--pair-by file", 2))) == ("--pair-by file", 2)
-    assert best_option((("--pair-by file", 2), ("--pair-by question", 2))) == ("--pair-by question", 2)
-    assert best_option((("--case-from b", 3), ("--case-from a", 3))) == ("--case-from a", 3)
+    field, by_file = Setting("case-from", "meta.case"), Setting("pair-by", "file")
+    by_question = Setting("pair-by", "question")
+    assert best_option(((field, 2), (by_file, 2))) == (by_file, 2)
+    assert best_option(((by_file, 2), (by_question, 2))) == (by_question, 2)
+    first, second = Setting("case-from", "a"), Setting("case-from", "b")
+    assert best_option(((second, 3), (first, 3))) == (first, 3)
 
 
 def test_the_finished_report_words_the_notes_of_its_parts() -> None:

@@ -34,7 +34,8 @@ def _pair(
 
 def test_three_responses_of_one_run_get_one_note_naming_pair_by_file() -> None:
     """Three ``chat.completion`` records of one run, in a file named after the only case, pair
-    with it by their made-up ids as three runs; one note says that --pair-by file joins them."""
+    with it by their made-up ids as three runs; one note says that pairing by file joins them
+    (``PairingOptions(by="file")``, as Python takes it)."""
     ids, diagnostics = _pair(SPEC, BERLIN)
     assert ids == ["berlin tomorrow"] * 3
     [note] = diagnostics
@@ -50,8 +51,8 @@ def test_three_responses_of_one_run_get_one_note_naming_pair_by_file() -> None:
         "without its request is scored as a run of its own"
     )
     assert note.help == (
-        "if they are the turns of one run, use --pair-by file: these 3 runs' log file is named "
-        "after the case, and they would be scored as 1 run"
+        'if they are the turns of one run, use PairingOptions(by="file"): these 3 runs\' log file '
+        "is named after the case, and they would be scored as 1 run"
     )
 
 
@@ -79,8 +80,8 @@ def test_a_field_naming_the_case_is_the_option_when_the_file_is_not(tmp_path: Pa
     [note] = _pair(SPEC, log)[1]
     assert note.code == "R423"
     assert note.help is not None and note.help.startswith(
-        "if they are the turns of one run, use --case-from metadata.case: these 3 runs' field "
-        "metadata.case names the case"
+        'if they are the turns of one run, use PairingOptions(case_from="metadata.case"): these 3 '
+        "runs' field metadata.case names the case"
     )
     assert _pair(SPEC, log, PairingOptions(case_from="metadata.case")) == (["berlin tomorrow"], [])
 

@@ -34,6 +34,7 @@ from toolexpect.partition import score_read
 from toolexpect.report.score import FORMATS, MAX_RUNS_SHOWN, render
 from toolexpect.scoring import CompiledSpecs, Part, SampleFinding, ScoreReport, Unclaimed
 from toolexpect.shards import survey_log
+from toolexpect.spelling import Setting
 from toolexpect.toolcheck.calls import CallFinding
 
 # --- cutting -------------------------------------------------------------------------------
@@ -140,7 +141,7 @@ def test_every_line_number_a_part_holds_is_moved() -> None:
     """Unclaimed samples, log findings (start and end line), schema findings and every place
     the pairing notes keep are moved; nothing else a part holds is a log line."""
     notes = PairingNotes(
-        "--pair-by id",
+        Setting("pair-by", "id"),
         left=LeftOver(runs=1, ids=("x",), first=("log", 4)),
         unnamed=1,
         unnamed_first=("log", 5),

@@ -316,3 +316,181 @@ def test_a_spec_larger_than_toolexpect_reads_is_not_written(
     assert run_cli(capsys, "snapshot", log, "--out", folder)[0] == 0
     assert len(list(folder.iterdir())) == count
     assert scored(capsys, folder, log)["exit_code"] == 0
+
+
+def _differing_runs(tmp_path: Path, count: int = 10_000) -> Path:
+    """``count`` runs of one case whose request ids all differ: too large for one spec file."""
+    return write_log(
+        tmp_path / "many-runs.jsonl",
+        [
+            {
+                "id": "berlin",
+                "tool_calls": _calls(
+                    (
+                        "get_weather",
+                        {"city": "Berlin", "request_id": f"req-2026-12-04-{n:05d}-a1b2c3", "days": n % 3},
+                    )
+                ),
+            }
+            for n in range(count)
+        ],
+    )
+
+
+def test_a_case_too_large_for_its_own_file_names_what_makes_it_fit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """10,000 runs with differing values into a folder: the refusal names the argument whose
+    values the case lists and the options that make it fit (not "give --out a folder", which it
+    is), and each of those options, given as written, writes a case the log passes."""
+    import subprocess
+    import sys
+
+    log = _differing_runs(tmp_path)
+    folder = tmp_path / "specs"
+    done = subprocess.run(
+        [sys.executable, "-m", "toolexpect", "snapshot", str(log), "--out", f"{folder}/"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "give --out a folder" not in done.stderr
+    assert (
+        "toolexpect snapshot: case 'berlin' is too large on its own: it lists the 10,000 values its "
+        "runs gave request_id of get_weather; write differing values =any with --differing any, this "
+        "argument with --any-args request_id, or leave it out with --ignore-args request_id\n"
+    ) in done.stderr
+    assert done.stderr.endswith("toolexpect snapshot: nothing written\n")
+    assert not folder.exists()
+    for option in (["--differing", "any"], ["--any-args", "request_id"], ["--ignore-args", "request_id"]):
+        code, _, err = run_cli(capsys, "snapshot", log, "--out", folder, "--force", *option)
+        assert code == 0, (option, err)
+        assert scored(capsys, folder, log)["cases"][0]["score"] == 1.0
+
+
+def test_several_cases_too_large_together_are_told_to_take_a_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Printed or in one file, cases that each fit alone are told to take one file per case."""
+    from toolexpect.specfile import MAX_SPEC_BYTES
+
+    text = "x" * 400
+    log = write_log(
+        tmp_path / "many.jsonl",
+        [
+            {"id": f"case {n}", "tool_calls": _calls(("note", {"text": text}))}
+            for n in range(MAX_SPEC_BYTES // 400)
+        ],
+    )
+    code, _, err = run_cli(capsys, "snapshot", log, "--out", tmp_path / "all.expect")
+    assert code == 2
+    assert "each case fits in a file of its own: give --out a folder for one file per case" in err
+
+
+_ASKED = [
+    ("Weather in Berlin?", "get_weather", {"city": "Berlin"}),
+    ("Send the summary to Bob", "send_mail", {"to": "bob"}),
+    ("What time is it in Oslo?", "get_time", {"tz": "Europe/Oslo"}),
+]
+
+
+def _gateway(path: Path, ids: list[str | None], response_ids: str) -> Path:
+    """A gateway log of one request/response record per question of ``_ASKED``: the record's
+    own id from ``ids``, the response's id made up by the provider (``response_ids`` + n)."""
+    records = []
+    for n, ((question, tool, arguments), own) in enumerate(zip(_ASKED, ids, strict=True)):
+        record = _exchange("x", question, "x", n)
+        record["response"]["id"] = f"{response_ids}{n}"  # type: ignore[index]
+        call = record["response"]["choices"][0]["message"]["tool_calls"][0]  # type: ignore[index]
+        call["function"] = {"name": tool, "arguments": json.dumps(arguments)}
+        if own is None:
+            del record["id"]
+        else:
+            record["id"] = own
+        records.append(record)
+    return write_log(path, records)
+
+
+def test_runs_sharing_one_id_are_told_to_pair_by_question(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Three conversations logged under one session id share no call: S703 says that their
+    questions name three cases and which option names them, and that option writes them."""
+    import subprocess
+    import sys
+
+    log = _gateway(tmp_path / "session.jsonl", ["session-1"] * 3, "chatcmpl-0abc")
+    done = subprocess.run(
+        [sys.executable, "-m", "toolexpect", "snapshot", str(log)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert (
+        "warning[S703]: case 'session-1' is not written: the 3 recorded runs share no call a spec can hold\n"
+        f" --> {log}:1:1\n"
+        "help: these 3 runs' user questions name 3 cases: use --pair-by question\n"
+    ) in done.stderr
+    spec = tmp_path / "asked.expect"
+    code, _, err = run_cli(capsys, "snapshot", log, "--pair-by", "question", "--out", spec)
+    assert code == 0, err
+    assert spec.read_text(encoding="utf-8").count("question ") == 3
+
+
+def test_cases_named_after_made_up_ids_are_told_how_to_be_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Runs whose only ids are the provider's (chatcmpl-…) become cases no later run pairs
+    with: S708 names the option that names them by question; the spec written with it pairs
+    with the next recording, whose ids are new."""
+    log = _gateway(tmp_path / "today.jsonl", [None] * 3, "chatcmpl-0abc")
+    code, out, err = run_cli(capsys, "snapshot", log)
+    assert code == 0
+    assert 'case "chatcmpl-0abc0" {' in out
+    assert (
+        'warning[S708]: 3 cases are named after ids a provider made up ("chatcmpl-0abc0", '
+        '"chatcmpl-0abc1", "chatcmpl-0abc2"): runs recorded later have ids of their own and '
+        "pair with none of them\n"
+    ) in err
+    assert "help: these 3 runs' user questions name 3 cases: use --pair-by question\n" in err
+    spec = tmp_path / "asked.expect"
+    assert run_cli(capsys, "snapshot", log, "--pair-by", "question", "--out", spec)[0] == 0
+    tomorrow = _gateway(tmp_path / "tomorrow.jsonl", [None] * 3, "chatcmpl-9xyz")
+    code, out, err = run_cli(
+        capsys, "score", spec, "--log", tomorrow, "--pair-by", "question", "--format", "json"
+    )
+    assert code == 0, err
+    assert [case["score"] for case in json.loads(out)["cases"]] == [1.0, 1.0, 1.0]
+
+
+def test_made_up_ids_without_questions_are_told_the_file_or_a_field(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Bare responses hold no question: S708 names pairing by file or by a field instead."""
+    folder = Path(__file__).resolve().parents[1] / "fixtures" / "pairing" / "by_file"
+    code, _, err = run_cli(capsys, "snapshot", folder)
+    assert code == 0
+    assert "warning[S708]: 9 cases are named after ids a provider made up" in err
+    assert (
+        "help: name each run after its case with --pair-by file (the log files' names) or "
+        "--case-from PATH (a field of each record)\n"
+    ) in err
+
+
+def test_one_case_of_a_made_up_id_and_pairing_hints_of_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One case named after a made-up id pairs with any later run by id (a one-case spec):
+    no S708. Pairing by question runs that hold none gives R422, as `calls` does."""
+    log = _gateway(tmp_path / "one.jsonl", [None] * 3, "chatcmpl-0abc")
+    log.write_text(log.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    code, _, err = run_cli(capsys, "snapshot", log)
+    assert (code, "S708" in err) == (0, False)
+    folder = Path(__file__).resolve().parents[1] / "fixtures" / "pairing" / "by_file"
+    code, _, err = run_cli(capsys, "snapshot", folder, "--pair-by", "question")
+    assert "warning[R422]: " in err and "pairing with --pair-by question" in err
+    assert "S708" not in err

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from concurrent.futures import CancelledError
 from typing import IO, TYPE_CHECKING
 
+from toolexpect.spelling import COMMAND_LINE
+
 if TYPE_CHECKING:
     from toolexpect.catalogue import Catalogue
     from toolexpect.model import Spec
@@ -62,6 +64,7 @@ def score_on_dask(
             explained=explained,
             tools=tools,
             pairing=pairing,
+            spelling=COMMAND_LINE,
         )
     except NoCluster as error:
         check = (

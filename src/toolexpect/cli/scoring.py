@@ -27,6 +27,7 @@ from toolexpect.inputs import distinct_logs, repeated_case_names
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.style import Style
 from toolexpect.specfile import SpecFile
+from toolexpect.spelling import COMMAND_LINE
 
 if TYPE_CHECKING:
     from toolexpect.calls import LogRecords
@@ -133,7 +134,10 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 from toolexpect.jobs import score_log
 
                 display.busy(f"scoring {log_paths[0]} with up to {args.jobs} processes")
-                report = _without_gc(lambda: score_log(specs, readers[0], args.jobs, explained=explained))
+                jobs = args.jobs
+                report = _without_gc(
+                    lambda: score_log(specs, readers[0], jobs, explained=explained, spelling=COMMAND_LINE)
+                )
             else:
                 from toolexpect.partition import score_read
                 from toolexpect.scoring import CompiledSpecs
@@ -151,7 +155,7 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                         through=lambda runs: display.samples(runs, shown),
                     )
                 )
-                report = compiled.finish(partial)
+                report = compiled.finish(partial, spelling=COMMAND_LINE)
     except LogError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
@@ -386,7 +390,7 @@ def cmd_calls(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         return EXIT_USAGE
     try:
         readers = open_logs(args.logs, args.log_format)
-        paired = pair_runs([], readers, pairing)
+        paired = pair_runs([], readers, pairing, spelling=COMMAND_LINE)
         logs = [(reader.path, reader.format) for reader in readers]
         chunks = calls_json_chunks if args.format == "json" else calls_table_chunks
         for chunk in chunks(logs, paired):

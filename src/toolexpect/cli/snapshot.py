@@ -18,14 +18,16 @@ from toolexpect.cli.common import (
     load_all,
     print_diagnostics,
     report_log_diagnostics,
+    report_pairing_diagnostics,
     write_text,
 )
 from toolexpect.diagnostics import Diagnostic, Severity
-from toolexpect.lines import split_lines_keepends
+from toolexpect.lines import split_lines_keepends, visible
+from toolexpect.spelling import COMMAND_LINE
 
 if TYPE_CHECKING:
     from toolexpect.calls import RecordedSample
-    from toolexpect.snapshot import Snapshot
+    from toolexpect.snapshot import Snapshot, SnapshotCase
     from toolexpect.snapshot.files import FileChange
 
 __all__ = ["add_snapshot_parser", "cmd_snapshot"]
@@ -121,13 +123,18 @@ def cmd_snapshot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     try:
         readers = open_logs(args.logs, args.log_format)
         # Without specs, pairing names the runs: by id, by the field, by the file or by question.
-        samples: list[RecordedSample] = list(pair_runs([], readers, pairing))
+        paired = pair_runs([], readers, pairing, spelling=COMMAND_LINE)
+        samples: list[RecordedSample] = list(paired)
     except LogError as error:
         print(diagnostic_report.render([error.diagnostic], "full"), file=err)
         return EXIT_USAGE
     log_diagnostics: list[Diagnostic] = [d for reader in readers for d in reader.diagnostics]
     report_log_diagnostics(log_diagnostics, err)
-    groups, left_out = group_runs(samples, args.name or _stem(args.logs[0]))
+    report_pairing_diagnostics(paired.diagnostics, err)
+    paired_by = pairing.setting
+    groups, left_out = group_runs(
+        samples, args.name or _stem(args.logs[0]), paired=paired_by, spelling=COMMAND_LINE
+    )
     options = Options(
         only=_flat(args.only) if args.only else None,
         ignore=_flat(args.ignore_args),
@@ -136,10 +143,12 @@ def cmd_snapshot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         no_unexpected="no-unexpected" in args.require,
         differing=args.differing,
     )
-    snapshot = take_snapshot(groups, options)
+    snapshot = take_snapshot(groups, options, paired=paired_by, spelling=COMMAND_LINE)
     found = [*left_out, *snapshot.diagnostics]
-    if found:
-        print(diagnostic_report.render(found, "concise"), file=err)
+    plain = [d for d in found if d.code not in _NAMING]
+    if plain:
+        print(diagnostic_report.render(plain, "concise"), file=err)
+    report_pairing_diagnostics([d for d in found if d.code in _NAMING], err)
     faulty = any(d.severity is Severity.ERROR for d in found)
     if not snapshot.cases:
         print("toolexpect snapshot: no case to write", file=err)
@@ -149,11 +158,17 @@ def cmd_snapshot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         out.write(text)
         large = _too_large(text)
         if large is not None:
-            print(f"toolexpect snapshot: {large}; give --out a folder for one file per case", file=err)
+            print(f"toolexpect snapshot: {large}", file=err)
+            for hint in _fitting(snapshot.cases, width, "--out a folder"):
+                print(f"toolexpect snapshot: {hint}", file=err)
             return EXIT_FINDINGS
         return EXIT_FINDINGS if faulty else EXIT_OK
     code = _update(args, snapshot, width, out, err) if args.update else _write(args, snapshot, width, err)
     return EXIT_FINDINGS if faulty and code == EXIT_OK else code
+
+
+_NAMING = frozenset({"S703", "S708"})
+"""The findings that say which pairing would name the cases: shown whole, with their help line."""
 
 
 def _usage_problem(args: argparse.Namespace) -> str | None:
@@ -181,7 +196,7 @@ def _write(args: argparse.Namespace, snapshot: Snapshot, width: int, err: IO[str
             file=err,
         )
         return EXIT_USAGE
-    if not _apply(plan.changes, err):
+    if not _apply(plan.changes, snapshot.cases, width, err):
         return EXIT_USAGE
     count = len(snapshot.cases)
     print(f"wrote {count} case{'s' * (count != 1)} to {args.out}", file=err)
@@ -231,7 +246,7 @@ def _update(args: argparse.Namespace, snapshot: Snapshot, width: int, out: IO[st
     if not args.force:
         print("toolexpect snapshot: nothing written; review the diff, then write it with --force", file=err)
         return EXIT_FINDINGS
-    return EXIT_OK if _apply(changed, err) else EXIT_USAGE
+    return EXIT_OK if _apply(changed, snapshot.cases, width, err) else EXIT_USAGE
 
 
 def _too_large(text: str) -> str | None:
@@ -244,19 +259,65 @@ def _too_large(text: str) -> str | None:
     return f"it would be {size:,} bytes, more than toolexpect reads from a spec ({MAX_SPEC_BYTES:,})"
 
 
-def _apply(changes: Sequence[FileChange], err: IO[str]) -> bool:
+def _fitting(cases: Sequence[SnapshotCase], width: int, folder: str) -> list[str]:
+    """What makes a spec of ``cases`` that is too large fit: for each case too large on its own,
+    the options that write it smaller (naming the arguments whose differing values it lists,
+    the largest first, as many as it takes); else, every case fitting alone, one file per case
+    (``folder``)."""
+    from toolexpect.snapshot import spec_text
+    from toolexpect.snapshot.take import listed_arguments
+    from toolexpect.specfile import MAX_SPEC_BYTES
+
+    alone = [(case, spec_text([case], line_length=width)) for case in cases]
+    large = [(case, text) for case, text in alone if _too_large(text) is not None]
+    if not large:
+        return [f"each case fits in a file of its own: give {folder} for one file per case"]
+    hints = []
+    for case, text in large[:_SHOWN]:
+        excess = len(text.encode("utf-8", "surrogateescape")) - MAX_SPEC_BYTES
+        named, saved = [], 0
+        for listed in listed_arguments(case):
+            if saved >= excess:
+                break
+            named.append(listed)
+            saved += listed.size + 2 * listed.values
+        if not named or saved < excess:
+            hints.append(
+                f"case {case.name!r} is too large on its own: leave arguments out with "
+                "--ignore-args NAMES or --only NAMES, or snapshot fewer runs at a time"
+            )
+            continue
+        lists = ", ".join(
+            f"the {item.values:,} values its runs gave {visible(item.name)} of {visible(item.tool)}"
+            for item in named
+        )
+        names = ",".join(dict.fromkeys(visible(item.name) for item in named))
+        hints.append(
+            f"case {case.name!r} is too large on its own: it lists {lists}; write differing "
+            f"values =any with --differing any, {'this argument' if len(named) == 1 else 'these'} "
+            f"with --any-args {names}, or leave {'it' if len(named) == 1 else 'them'} out with "
+            f"--ignore-args {names}"
+        )
+    if len(large) > _SHOWN:
+        hints.append(f"and {len(large) - _SHOWN:,} more cases are too large on their own")
+    return hints
+
+
+_SHOWN = 3
+
+
+def _apply(changes: Sequence[FileChange], cases: Sequence[SnapshotCase], width: int, err: IO[str]) -> bool:
     """Write each change's file (through a temporary file); False after the first that fails.
-    Nothing is written when a spec would be larger than toolexpect reads."""
+    Nothing is written when a spec would be larger than toolexpect reads: what would make
+    ``cases`` fit is said instead."""
     large = [(change.path, _too_large(change.new)) for change in changes]
     for path, problem in large:
         if problem is not None:
             print(f"toolexpect snapshot: cannot write {path}: {problem}", file=err)
     if any(problem for _, problem in large):
-        print(
-            "toolexpect snapshot: nothing written; give --out a folder for one file per case, "
-            "or snapshot fewer runs at a time",
-            file=err,
-        )
+        for hint in _fitting(cases, width, "--out a folder"):
+            print(f"toolexpect snapshot: {hint}", file=err)
+        print("toolexpect snapshot: nothing written", file=err)
         return False
     for change in changes:
         folder = os.path.dirname(change.path)

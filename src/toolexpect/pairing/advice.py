@@ -7,7 +7,9 @@ Each partition's pairing gives :class:`PairingNotes`: counts, the first ids and 
 which other option would have paired its runs. :meth:`PairingNotes.then` joins the notes
 of two partitions in input order (associative, so any grouping gives the same notes), and
 :meth:`PairingNotes.findings` words them once, at the end, exactly as for the input read
-in one go.
+in one go. The notes name options abstractly (:class:`~toolexpect.spelling.Setting`);
+the findings spell them as the surface that shows them does (``--pair-by file`` on the command
+line, ``--toolexpect-pair-by file`` in pytest, ``PairingOptions(by="file")`` in Python).
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from toolexpect.calls import RecordedSample
 from toolexpect.diagnostics import Diagnostic, Span, make
 from toolexpect.pairing.counts import Counts, Sets, best_option, counted, joined
 from toolexpect.pairing.split import Split
+from toolexpect.spelling import PYTHON, Setting, Spelling
 
-__all__ = ["MAX_LEFT_IDS", "PAIRING_CODES", "LeftOver", "Leftovers", "PairingNotes", "noted"]
+__all__ = ["MAX_LEFT_IDS", "PAIRING_CODES", "LeftOver", "Leftovers", "PairingNotes", "naming_help", "noted"]
 
 PAIRING_CODES = frozenset({"R420", "R421", "R422", "R423"})
 """The codes of the pairing findings (the others among a report's log findings are the readers')."""
@@ -77,10 +80,10 @@ class Leftovers:
     capped: bool = False
     without_id: int = 0
     first: tuple[str | None, int | None] | None = None
-    options: dict[str, int] = field(default_factory=dict)
-    cases: dict[str, set[str]] = field(default_factory=dict)
+    options: dict[Setting, int] = field(default_factory=dict)
+    cases: dict[Setting, set[str]] = field(default_factory=dict)
 
-    def add(self, sample: RecordedSample, found: dict[str, str]) -> None:
+    def add(self, sample: RecordedSample, found: dict[Setting, str]) -> None:
         """Count ``sample``, which ``found`` says which other options would pair with which case."""
         self.runs += 1
         if sample.id is None:
@@ -121,7 +124,7 @@ class PairingNotes:
     look for (``offers``, ``probes``, see :mod:`toolexpect.pairing.runs`: an engine reads
     them to find the logs whose runs may join, and drops them)."""
 
-    option: str
+    option: Setting
     paired: frozenset[str] = frozenset()
     left: LeftOver = field(default_factory=LeftOver)
     ambiguous: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -157,7 +160,7 @@ class PairingNotes:
         if split is not None:
             keys = tuple(
                 (option, frozenset(log if key == path else key for key in keys))
-                if option == "--pair-by file"
+                if option == _BY_FILE
                 else (option, keys)
                 for option, keys in split.keys
             )
@@ -175,16 +178,17 @@ class PairingNotes:
         split = None if self.split is None else self.split.moved(lines)
         return replace(self, left=left, unnamed_first=moved(self.unnamed_first), split=split)
 
-    def findings(self, names: Iterable[str]) -> list[Diagnostic]:
+    def findings(self, names: Iterable[str], spelling: Spelling = PYTHON) -> list[Diagnostic]:
         """The findings of these notes, with ``names`` the cases runs could pair with: ``R421``
-        for each question several cases ask, ``R420``, ``R422``, ``R423``."""
-        found = [_ambiguous(question, asked) for question, asked in self.ambiguous]
+        for each question several cases ask, ``R420``, ``R422``, ``R423``; each option they
+        name spelled as ``spelling`` says."""
+        found = [_ambiguous(question, asked, spelling) for question, asked in self.ambiguous]
         missing = sorted(set(names) - self.paired)
         if self.left.runs and missing:
-            found.append(_left_over(self.left, missing, self.option))
+            found.append(_left_over(self.left, missing, self.option, spelling))
         if self.unnamed:
-            found.append(_unnamed(self.unnamed, self.unnamed_first))
-        note = self.split.note() if self.split is not None else None
+            found.append(_unnamed(self.unnamed, self.unnamed_first, spelling))
+        note = self.split.note(spelling) if self.split is not None else None
         if note is not None:
             found.append(note)
         return found
@@ -198,66 +202,85 @@ def noted(notes: Sequence[PairingNotes]) -> PairingNotes | None:
     return total
 
 
-def _ambiguous(question: str, asked: Sequence[str]) -> Diagnostic:
+def naming_help(runs: int, questions: int, option: Setting, spelling: Spelling = PYTHON) -> str:
+    """How to name the cases of ``runs`` runs paired without specs (``snapshot``), with
+    ``option``: by their user question when they ask some (``questions``: how many different
+    ones), else by file or by a field of each record (the options not in use)."""
+    if questions and option != _BY_QUESTION:
+        return (
+            f"{_these(runs)} user questions name {questions} case{'s' if questions != 1 else ''}: "
+            f"use {spelling(_BY_QUESTION)}"
+        )
+    in_use = {option, Setting(option.key)}  # the option in use (by a field: any field) is left out
+    others = [f"{spelling(other)} ({what})" for other, what in _OPTIONS[2:] if other not in in_use]
+    return f"name each run after its case with {' or '.join(others)}"
+
+
+def _ambiguous(question: str, asked: Sequence[str], spelling: Spelling) -> Diagnostic:
     return make(
         "R421",
         f"the question {question!r} is the question of cases "
         f"{', '.join(repr(name) for name in asked)}; runs asking it paired with none",
-        help="give each case its own question, or pair by id or with --case-from",
+        help=f"give each case its own question, or pair with {spelling(_BY_ID)} or {spelling(_FIELD)}",
     )
 
 
-def _left_over(left: LeftOver, missing: Sequence[str], option: str) -> Diagnostic:
+def _left_over(left: LeftOver, missing: Sequence[str], option: Setting, spelling: Spelling) -> Diagnostic:
     """``R420``: runs left over while cases found none, and a better option."""
     runs = left.runs
     ids = [repr(sid) if sid is not None else f"{left.without_id} without an id" for sid in left.ids]
     message = (
         f"{runs:,} recorded run{'s' if runs != 1 else ''} paired with no case "
         f"({_listed(ids, left.capped)}) and {len(missing)} case{'s' if len(missing) != 1 else ''} "
-        f"found none ({_listed([repr(name) for name in missing])}), pairing with {option}"
+        f"found none ({_listed([repr(name) for name in missing])}), pairing with {spelling(option)}"
     )
     best = best_option(left.options)
     if best is not None:
         better, count = best
-        key = better.split(" ")[-1]
-        what = _WHAT.get(key, f"field {key}")
-        if count == 1 and key in _WHAT:
+        key = better.value or ""
+        what = _WHAT.get(key, f"field {key}") if better.key == "pair-by" else f"field {key}"
+        if count == 1 and better.key == "pair-by":
             what = what[:-1]
         cases = dict(left.cases)[better]
         number = len(cases & set(missing)) or len(cases)
         of_cases = _of_cases(better) if number != 1 else _of_cases(better)[:-1]
         help_text = (
             f"{_these(count)} {what} equal{'s' if count == 1 else ''} the "
-            f"{of_cases} of {number} case{'s' if number != 1 else ''}: use {better}"
+            f"{of_cases} of {number} case{'s' if number != 1 else ''}: use {spelling(better)}"
         )
     else:
-        others = [f"{other} ({what})" for other, what in _OPTIONS if other != option]
+        others = [f"{spelling(other)} ({what})" for other, what in _OPTIONS if other != option]
         help_text = f"name each run after its case, or pair with {', '.join(others[:-1])} or {others[-1]}"
     path, line = left.first or (None, None)
     span = Span.point(line, 1) if line is not None else None
     return make("R420", message, span, help=help_text, path=path)
 
 
-def _unnamed(count: int, first: Where | None) -> Diagnostic:
+def _unnamed(count: int, first: Where | None, spelling: Spelling) -> Diagnostic:
     """``R422``: runs to be named by question (no specs) that hold none."""
     path, line = first or (None, None)
     runs = f"{count:,} recorded run{'s' if count != 1 else ''}"
     return make(
         "R422",
         f"{runs} {'hold' if count != 1 else 'holds'} no user question to be named"
-        " by, pairing with --pair-by question; they keep their own ids",
+        f" by, pairing with {spelling(_BY_QUESTION)}; they keep their own ids",
         Span.point(line, 1) if line is not None else None,
         help="a run's question is the first user message of its request, which these "
-        "records do not log: pair by id, by file or with --case-from PATH",
+        f"records do not log: pair with {spelling(_BY_ID)}, {spelling(_BY_FILE)} or {spelling(_FIELD)}",
         path=path,
     )
 
 
+_BY_ID = Setting("pair-by", "id")
+_BY_QUESTION = Setting("pair-by", "question")
+_BY_FILE = Setting("pair-by", "file")
+_FIELD = Setting("case-from")
+
 _OPTIONS = (
-    ("--pair-by id", "the runs' ids"),
-    ("--pair-by question", "the cases' question statements"),
-    ("--pair-by file", "the log files' names"),
-    ("--case-from PATH", "a field of each record"),
+    (_BY_ID, "the runs' ids"),
+    (_BY_QUESTION, "the cases' question statements"),
+    (_BY_FILE, "the log files' names"),
+    (_FIELD, "a field of each record"),
 )
 
 _WHAT = {"question": "user questions", "file": "log file names", "id": "ids"}
@@ -267,8 +290,8 @@ def _these(count: int) -> str:
     return "this run's" if count == 1 else f"these {count} runs'"
 
 
-def _of_cases(option: str) -> str:
-    if option.endswith("question"):
+def _of_cases(option: Setting) -> str:
+    if option == _BY_QUESTION:
         return "questions"
     return "names"
 

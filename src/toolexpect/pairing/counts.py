@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from toolexpect.spelling import Setting
+
 __all__ = ["Counts", "Sets", "best_option", "counted", "joined"]
 
-Counts = tuple[tuple[str, int], ...]
+Counts = tuple[tuple[Setting, int], ...]
 """Counts by option, sorted by option."""
 
-Sets = tuple[tuple[str, frozenset[str]], ...]
+Sets = tuple[tuple[Setting, frozenset[str]], ...]
 """Names by option, sorted by option."""
 
 
@@ -29,12 +31,16 @@ def joined(first: Sets, second: Sets) -> Sets:
     return tuple(sorted(total.items()))
 
 
-def best_option(counts: Counts) -> tuple[str, int] | None:
+def best_option(counts: Counts) -> tuple[Setting, int] | None:
     """The option most runs would pair with, and how many; on a tie, the first of
-    ``--pair-by id``, ``question``, ``file``, then ``--case-from`` fields by name."""
+    pairing by id, question, file, then by the fields of ``case-from``, by name."""
     if not counts:
         return None
     return min(counts, key=lambda item: (-item[1], _RANK.get(item[0], len(_RANK)), item[0]))
 
 
-_RANK: Mapping[str, int] = {"--pair-by id": 0, "--pair-by question": 1, "--pair-by file": 2}
+_RANK: Mapping[Setting, int] = {
+    Setting("pair-by", "id"): 0,
+    Setting("pair-by", "question"): 1,
+    Setting("pair-by", "file"): 2,
+}

@@ -23,18 +23,19 @@ import hashlib
 import json
 import re
 import string
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import orjson
 
-from toolexpect.calls import SampleFacts
+from toolexpect.calls import RecordedSample, SampleFacts
 from toolexpect.pairing.options import FieldPath, lookup
 
 __all__ = [
     "facts_of",
     "generated",
     "names_in",
+    "question_count",
     "question_of",
     "request_messages",
     "trace_id",
@@ -219,6 +220,11 @@ def names_in(record: Any, names: frozenset[str]) -> tuple[tuple[str, str], ...]:
     if names:
         _names(record, names, "", 1, found)
     return tuple(found)
+
+
+def question_count(samples: Iterable[RecordedSample]) -> int:
+    """How many different user questions ``samples`` ask (a sample without one asks none)."""
+    return len({sample.facts.question for sample in samples if sample.facts and sample.facts.question})
 
 
 def generated(text: str) -> bool:

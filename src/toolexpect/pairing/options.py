@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
+from toolexpect.spelling import Setting
+
 __all__ = ["PAIR_BY", "FieldPath", "PairBy", "PairingOptions", "field_path", "lookup"]
 
 PairBy: TypeAlias = Literal["id", "question", "file"]
@@ -71,11 +73,12 @@ class PairingOptions:
         return field_path(self.case_from) if self.case_from is not None else None
 
     @property
-    def option(self) -> str:
-        """The command-line option that asks for this pairing."""
+    def setting(self) -> Setting:
+        """The setting that asks for this pairing (each surface spells it: see
+        :mod:`toolexpect.spelling`)."""
         if self.case_from is not None:
-            return f"--case-from {self.case_from}"
-        return f"--pair-by {self.by}"
+            return Setting("case-from", self.case_from)
+        return Setting("pair-by", self.by)
 
     @classmethod
     def of(cls, settings: Mapping[str, object]) -> PairingOptions:

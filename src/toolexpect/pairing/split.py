@@ -15,10 +15,12 @@ from dataclasses import dataclass, field, replace
 from toolexpect.calls import RecordedSample
 from toolexpect.diagnostics import Diagnostic, Span, make
 from toolexpect.pairing.counts import Counts, Sets, best_option, counted, joined
+from toolexpect.spelling import PYTHON, Setting, Spelling
 
 __all__ = ["Split", "SplitRuns"]
 
 _SHOWN = 3
+_BY_FILE = Setting("pair-by", "file")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +57,9 @@ class Split:
         """These runs with the line the first was read at moved by ``lines``."""
         return self if self.line is None else replace(self, line=self.line + lines)
 
-    def note(self) -> Diagnostic | None:
-        """The ``R423`` note, when an option would join two or more of the runs."""
+    def note(self, spelling: Spelling = PYTHON) -> Diagnostic | None:
+        """The ``R423`` note, when an option would join two or more of the runs (spelled as
+        ``spelling`` says)."""
         best = best_option(self.options)
         if self.runs < 2 or best is None:
             return None
@@ -67,17 +70,17 @@ class Split:
         shown = ", ".join(repr(sid) for sid in self.ids)
         more = f" and {self.runs - len(self.ids)} more" if self.runs > len(self.ids) else ""
         these = f"these {count} runs'"
-        if option == "--pair-by file":
+        if option == _BY_FILE:
             said = f"{these} log file{'s are' if into != 1 else ' is'} named after the case"
         else:
-            said = f"{these} field {option.split(' ')[-1]} names the case"
+            said = f"{these} field {option.value} names the case"
         return make(
             "R423",
             f"{self.runs:,} recorded runs paired with the only case {self.case!r} because a "
             f"provider made up their ids ({shown}{more}); each response without its request "
             "is scored as a run of its own",
             Span.point(self.line, 1) if self.line is not None else None,
-            help=f"if they are the turns of one run, use {option}: {said}, and they would be "
+            help=f"if they are the turns of one run, use {spelling(option)}: {said}, and they would be "
             f"scored as {into} run{'s' if into != 1 else ''}",
             path=self.path,
         )
@@ -92,8 +95,8 @@ class SplitRuns:
     ids: list[str] = field(default_factory=list)
     path: str | None = None
     line: int | None = None
-    options: dict[str, int] = field(default_factory=dict)
-    keys: dict[str, set[str]] = field(default_factory=dict)
+    options: dict[Setting, int] = field(default_factory=dict)
+    keys: dict[Setting, set[str]] = field(default_factory=dict)
 
     def add(self, sample: RecordedSample, file_case: str | None) -> None:
         """Count ``sample`` (paired with the case through its made-up id); ``file_case`` is
@@ -106,12 +109,12 @@ class SplitRuns:
             self.ids.append(sample.id)
         if self.path is None:
             self.path, self.line = sample.path, sample.line
-        found: dict[str, str] = {}
+        found: dict[Setting, str] = {}
         if file_case == self.case and sample.path is not None:
-            found["--pair-by file"] = sample.path
+            found[_BY_FILE] = sample.path
         for where, name in facts.names if facts is not None else ():
             if name == self.case:
-                found.setdefault(f"--case-from {where}", name)
+                found.setdefault(Setting("case-from", where), name)
         for option, key in found.items():
             self.options[option] = self.options.get(option, 0) + 1
             self.keys.setdefault(option, set()).add(key)

@@ -47,6 +47,7 @@ from toolexpect.pairing.held import Records, linked
 from toolexpect.pairing.options import PairingOptions
 from toolexpect.pairing.runs import Runs
 from toolexpect.pairing.split import SplitRuns
+from toolexpect.spelling import PYTHON, Setting, Spelling
 
 __all__ = ["COMPLETE", "TRACED", "PairedRuns", "Segment", "Stage", "log_stem", "pair_runs"]
 
@@ -111,8 +112,10 @@ class PairedRuns:
         cross: frozenset[int] | None = None,
         marks: Mapping[int, Sequence[int]] | None = None,
         joins: bool = False,
+        spelling: Spelling = PYTHON,
     ) -> None:
         self.options = options
+        self.spelling = spelling
         self._joins = joins
         self._logs = logs
         self._cross = cross
@@ -246,13 +249,13 @@ class PairedRuns:
             for (where, number, part), notes in self._closed.items()
             if where == stage and log in (None, number) and mark in (None, part)
         ]
-        return noted(found) or PairingNotes(self.options.option)
+        return noted(found) or PairingNotes(self.options.setting)
 
     def take_notes(self) -> PairingNotes:
         """What pairing noticed about the runs given since the last call (see
         :mod:`toolexpect.pairing.advice`)."""
         notes = PairingNotes(
-            self.options.option,
+            self.options.setting,
             frozenset(self._paired),
             self._left.take(),
             tuple(self._asked),
@@ -266,10 +269,11 @@ class PairedRuns:
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
-        """The pairing findings (``R420`` to ``R423``), complete once every run was read."""
+        """The pairing findings (``R420`` to ``R423``), complete once every run was read, the
+        options they name spelled as ``spelling`` says (Python's by default)."""
         self.take_notes()
         notes = noted(self._taken)
-        return notes.findings(self._names) if notes is not None else []
+        return notes.findings(self._names, self.spelling) if notes is not None else []
 
     def _note(self, named: bool, record: Any, sample_id: str | None) -> SampleFacts:
         """The facts of a sample (given to the readers): found case names only when unpaired
@@ -367,21 +371,21 @@ class PairedRuns:
         """Count a run that paired with no case (its own id ``own``), and the options that
         would have paired it."""
         facts = sample.facts
-        found: dict[str, str] = {}
+        found: dict[Setting, str] = {}
         if own in self._names:
-            found["--pair-by id"] = own
+            found[Setting("pair-by", "id")] = own
         if self.options.by != "question" or self.options.case_from is not None:
             question = facts.question if facts is not None else None
             asked = self._questions.get(question, []) if question is not None else []
             if len(asked) == 1:
-                found["--pair-by question"] = asked[0]
+                found[Setting("pair-by", "question")] = asked[0]
         if self.options.by != "file" or self.options.case_from is not None:
             named = self._file_case(sample.path)
             if named is not None:
-                found["--pair-by file"] = named
+                found[Setting("pair-by", "file")] = named
         for where, name in facts.names if facts is not None else ():
             if where != self.options.case_from:
-                found.setdefault(f"--case-from {where}", name)
+                found.setdefault(Setting("case-from", where), name)
         self._left.add(sample, found)
 
 
@@ -393,8 +397,10 @@ def pair_runs(
     cross: frozenset[int] | None = None,
     marks: Mapping[int, Sequence[int]] | None = None,
     joins: bool = False,
+    spelling: Spelling = PYTHON,
 ) -> PairedRuns:
     """The runs of ``logs`` named after the cases of ``specs`` they pair with (see module;
-    ``cross``, ``marks`` and ``joins`` as :class:`PairedRuns` takes them)."""
+    ``cross``, ``marks``, ``joins`` and ``spelling``, how its findings spell the options they
+    suggest, as :class:`PairedRuns` takes them)."""
     chosen = options if options is not None else PairingOptions()
-    return PairedRuns(specs, logs, chosen, cross=cross, marks=marks, joins=joins)
+    return PairedRuns(specs, logs, chosen, cross=cross, marks=marks, joins=joins, spelling=spelling)

@@ -22,7 +22,10 @@ from typing import Any, Literal
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.diagnostics import Diagnostic, Span, make
 from toolexpect.matching.values import value_key
+from toolexpect.pairing.advice import naming_help
+from toolexpect.pairing.facts import question_count
 from toolexpect.snapshot.values import as_document_value, unwritable_name, unwritable_value
+from toolexpect.spelling import BY_ID, BY_QUESTION, PYTHON, Setting, Spelling
 
 __all__ = ["CaseRuns", "Options", "build_case"]
 
@@ -182,9 +185,17 @@ def _expectation(slot: _Slot, options: Options, case: str, found: list[Diagnosti
     return node
 
 
-def build_case(runs: CaseRuns, options: Options) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
+def build_case(
+    runs: CaseRuns,
+    options: Options,
+    *,
+    paired: Setting = BY_ID,
+    spelling: Spelling = PYTHON,
+) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
     """The case document of ``runs`` (without a pass rate), or ``None`` when nothing in it can
-    be checked, and the diagnostics of what was written otherwise than recorded."""
+    be checked, and the diagnostics of what was written otherwise than recorded (``paired``:
+    how the runs were paired, to say which other pairing would name their cases, spelled as
+    ``spelling`` says)."""
     found: list[Diagnostic] = []
     samples = runs.runs
     problem = unwritable_name(runs.name)
@@ -246,12 +257,20 @@ def build_case(runs: CaseRuns, options: Options) -> tuple[dict[str, Any] | None,
     else:
         path, span = samples[0].path, Span.point(samples[0].line, 1) if samples[0].line else None
         what = "the recorded run calls" if len(samples) == 1 else f"the {len(samples)} recorded runs share"
+        asked = question_count(samples)
+        if asked > 1 and paired != BY_QUESTION:
+            hint = naming_help(len(samples), asked, paired, spelling)
+        else:
+            hint = (
+                "snapshot the runs separately (give them ids of their own, or "
+                f"{naming_help(len(samples), 0, paired, spelling)}), or write this case by hand"
+            )
         found.append(
             make(
                 "S703",
                 f"case {runs.name!r} is not written: {what} no call a spec can hold",
                 span,
-                help="snapshot the runs separately (give them ids of their own), or write this case by hand",
+                help=hint,
                 path=path,
             )
         )

@@ -10,6 +10,7 @@ written and ``S705`` says why, so nothing unchecked ever reaches a file.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -20,8 +21,9 @@ from toolexpect.language.format import LINE_LENGTH, format_document
 from toolexpect.matching import aggregate, evaluate
 from toolexpect.snapshot.build import CaseRuns, Options, build_case
 from toolexpect.specfile import parse_spec_source
+from toolexpect.spelling import BY_ID, PYTHON, Setting, Spelling
 
-__all__ = ["Snapshot", "SnapshotCase", "spec_text", "take_snapshot"]
+__all__ = ["Listed", "Snapshot", "SnapshotCase", "listed_arguments", "spec_text", "take_snapshot"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +48,35 @@ def spec_text(cases: Iterable[SnapshotCase], *, newline: str = "\n", line_length
     """The canonical text of a spec holding ``cases``."""
     document = {"version": 1, "cases": [case.node for case in cases]}
     return format_document(document, newline=newline, blank_lines=False, line_length=line_length)
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """An argument a case writes as ``in [...]`` of the values its runs gave it (they
+    differed): the tool, the argument, how many values and how many characters they take."""
+
+    tool: str
+    name: str
+    values: int
+    size: int
+
+
+def listed_arguments(case: SnapshotCase) -> list[Listed]:
+    """The arguments ``case`` writes as ``in [...]`` lists, the largest first: what makes a case
+    of many differing runs large (``--differing any``, ``--any-args`` or ``--ignore-args``
+    write it smaller)."""
+    found = [
+        Listed(
+            expectation["tool"],
+            argument["name"],
+            len(argument["values"]),
+            sum(len(json.dumps(value, ensure_ascii=False, default=str)) for value in argument["values"]),
+        )
+        for expectation in case.node.get("expect", [])
+        for argument in expectation.get("args", [])
+        if argument.get("op") == "in"
+    ]
+    return sorted(found, key=lambda listed: (-listed.size, listed.tool, listed.name))
 
 
 def _pass_rate(passed: int, runs: int) -> float:
@@ -91,12 +122,20 @@ def _fault(runs: CaseRuns, why: str, run: int = 0) -> Diagnostic:
     )
 
 
-def take_snapshot(groups: Sequence[CaseRuns], options: Options) -> Snapshot:
-    """Build, write and check a case for each group of runs."""
+def take_snapshot(
+    groups: Sequence[CaseRuns],
+    options: Options,
+    *,
+    paired: Setting = BY_ID,
+    spelling: Spelling = PYTHON,
+) -> Snapshot:
+    """Build, write and check a case for each group of runs (``paired``: how the runs were
+    paired, for the hints of :func:`~toolexpect.snapshot.build.build_case`, spelled as
+    ``spelling`` says)."""
     cases: list[SnapshotCase] = []
     diagnostics: list[Diagnostic] = []
     for runs in groups:
-        node, found = build_case(runs, options)
+        node, found = build_case(runs, options, paired=paired, spelling=spelling)
         diagnostics.extend(found)
         if node is None:
             continue
