@@ -227,8 +227,13 @@ class PairedRuns:
         self._marks = places
 
     def _repeated(self, runs: Runs) -> None:
-        """Note (R410, with the log's findings) each call a run dropped as one it holds."""
+        """Note (R410, with the log's findings) each call a run dropped as one it holds, logged
+        twice in one log; a call seen again in another log is the same call recorded where the
+        run went on (a tool span of a trace exported apart from its model span), as a reader
+        merges it within one log."""
         for call, earlier in runs.repeats:
+            if call.path != earlier.path:
+                continue
             found = self._findings.get(call.path)
             if found is not None:
                 found.append(repeated(call, earlier))
