@@ -3,12 +3,15 @@
 pygls's client only ever sends well-formed frames; this one writes whatever a test gives it
 (wrong lengths, no header, huge lengths, bad params) and reads the server's frames back with
 a reader thread, so every wait is bounded and a failing server fails the test instead of
-hanging the suite.
+hanging the suite. With ``in_process`` the same server runs in a thread of the test process
+over pipes (the same session and framing code), so that a property test can run many
+examples in a few seconds and look at the server's copy of a document.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import queue
 import re
 import subprocess
@@ -16,7 +19,11 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+from pygls.lsp.server import LanguageServer
+
+from toolexpect.server.app import build_server, serve
 
 WAIT = 20.0  # seconds; only ever reached when the server fails
 
@@ -32,22 +39,45 @@ def frame(message: dict[str, Any] | bytes) -> bytes:
 class RawClient:
     """One server process, written to byte by byte and read frame by frame."""
 
-    def __init__(self, cwd: Path, *, initialize: bool = True, encodings: tuple[str, ...] = ("utf-16",)) -> None:
-        """Start the server in ``cwd``; with ``initialize``, initialise it (UTF-16 positions unless
-        ``encodings`` offers others)."""
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "toolexpect", "server"],
-            cwd=cwd,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
+    def __init__(
+        self,
+        cwd: Path,
+        *,
+        initialize: bool = True,
+        encodings: tuple[str, ...] = ("utf-16",),
+        in_process: bool = False,
+    ) -> None:
+        """Start the server in ``cwd`` (a process) or in a thread; with ``initialize``, initialise
+        it (UTF-16 positions unless ``encodings`` offers others)."""
         self._messages: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self._kept: list[dict[str, Any]] = []
         self._next_id = 1000
         self._errors: list[bytes] = []
+        self.process: subprocess.Popen[bytes] | None = None
+        self.server: LanguageServer | None = None
+        self._ended: list[int] = []
+        if in_process:
+            self.server = build_server()
+            their_in, self._stdin = (
+                os.fdopen(fd, mode) for fd, mode in zip(os.pipe(), ("rb", "wb"), strict=True)
+            )
+            self._stdout, their_out = (
+                os.fdopen(fd, mode) for fd, mode in zip(os.pipe(), ("rb", "wb"), strict=True)
+            )
+            self._thread = threading.Thread(target=self._serve, args=(their_in, their_out), daemon=True)
+            self._thread.start()
+        else:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "toolexpect", "server"],
+                cwd=cwd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+            assert self.process.stdin is not None and self.process.stdout is not None
+            self._stdin, self._stdout = self.process.stdin, self.process.stdout
+            threading.Thread(target=self._read_errors, daemon=True).start()
         threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=self._read_errors, daemon=True).start()
         self.encoding = "utf-16"
         if initialize:
             params = {
@@ -59,9 +89,12 @@ class RawClient:
             self.encoding = answer["result"]["capabilities"].get("positionEncoding", "utf-16")
             self.notify("initialized", {})
 
+    def _serve(self, stdin: IO[bytes], stdout: IO[bytes]) -> None:
+        with stdin, stdout:
+            self._ended.append(serve(stdin, stdout, self.server))  # type: ignore[arg-type]
+
     def _read(self) -> None:
-        assert self.process.stdout is not None
-        stream = self.process.stdout
+        stream = self._stdout
         buffer = b""
         while True:
             found = _HEADER.match(buffer)
@@ -77,15 +110,14 @@ class RawClient:
             buffer += chunk
 
     def _read_errors(self) -> None:
-        assert self.process.stderr is not None
+        assert self.process is not None and self.process.stderr is not None
         while chunk := self.process.stderr.read1(65536):
             self._errors.append(chunk)
 
     def send(self, data: bytes) -> None:
         """Write raw bytes to the server's stdin."""
-        assert self.process.stdin is not None
-        self.process.stdin.write(data)
-        self.process.stdin.flush()
+        self._stdin.write(data)
+        self._stdin.flush()
 
     def notify(self, method: str, params: Any = None) -> None:
         """Send a notification in a well-formed frame."""
@@ -94,18 +126,30 @@ class RawClient:
             message["params"] = params
         self.send(frame(message))
 
-    def request(self, method: str, params: Any = None, *, raw: bytes | None = None) -> dict[str, Any]:
-        """Send a request (its frame, or ``raw`` bytes around it) and return the server's answer."""
+    def request(
+        self, method: str, params: Any = None, *, raw: bytes | None = None, within: float = WAIT
+    ) -> dict[str, Any]:
+        """Send a request (its frame, or ``raw`` bytes around it) and return the server's answer
+        within ``within`` seconds."""
         self._next_id += 1
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": self._next_id, "method": method}
         if params is not None:
             message["params"] = params
         self.send(frame(message) if raw is None else raw)
-        return self.answer(self._next_id)
+        return self.answer(self._next_id, within)
 
-    def answer(self, msg_id: int | None) -> dict[str, Any]:
+    def answer(self, msg_id: int | None, within: float = WAIT) -> dict[str, Any]:
         """The server's response to ``msg_id`` (``None``: an error about an unknown request)."""
-        return self.wait_for(lambda m: "method" not in m and m.get("id") == msg_id)
+        return self.wait_for(lambda m: "method" not in m and m.get("id") == msg_id, within)
+
+    def forget(self) -> None:
+        """Drop the messages received and not yet taken (those of earlier requests)."""
+        self._kept.clear()
+        while True:
+            try:
+                self._messages.get_nowait()
+            except queue.Empty:
+                return
 
     def wait_for(self, wanted: Any, within: float = WAIT) -> dict[str, Any]:
         """The first message of the server that ``wanted`` accepts, within ``within`` seconds."""
@@ -131,14 +175,20 @@ class RawClient:
     def diagnostics(self, uri: str, version: int) -> list[dict[str, Any]]:
         """The diagnostics the server publishes for ``uri`` at ``version``."""
         found = self.wait_for(
-            lambda m: m.get("method") == "textDocument/publishDiagnostics"
-            and m["params"]["uri"] == uri
-            and m["params"].get("version") == version
+            lambda m: (
+                m.get("method") == "textDocument/publishDiagnostics"
+                and m["params"]["uri"] == uri
+                and m["params"].get("version") == version
+            )
         )
         return list(found["params"]["diagnostics"])
 
     def exit_code(self) -> int:
-        """Wait for the process to end (bounded) and return its exit code."""
+        """Wait for the server to end (bounded) and return its exit code."""
+        if self.process is None:
+            self._thread.join(timeout=WAIT)
+            assert self._ended, "the server did not end"
+            return self._ended[0]
         return self.process.wait(timeout=WAIT)
 
     def stderr(self) -> str:
@@ -146,7 +196,12 @@ class RawClient:
         return b"".join(self._errors).decode("utf-8", "replace")
 
     def close(self) -> None:
-        """End the process, whatever state it is in."""
+        """End the server, whatever state it is in."""
+        if self.process is None:
+            self._stdin.close()  # the end of its input: the session ends
+            self._thread.join(timeout=WAIT)
+            self._stdout.close()
+            return
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait(timeout=WAIT)

@@ -2,9 +2,10 @@
 
 Each feature is one module of this package; this one only wires them to the protocol's
 requests and notifications, and applies the editor's changes to its documents
-(:class:`Protocol`); :mod:`~toolexpect.server.session` reads and checks the messages. A client that can watch files is asked to report changes of
-``pyproject.toml``, after which every open document is analysed again with its settings read
-anew (they are also read again on each change and save of a document).
+(:class:`Protocol`); :mod:`~toolexpect.server.session` reads and checks the messages. A
+client that can watch files is asked to report changes of ``pyproject.toml``, after which every
+open document is analysed again with its settings read anew (they are also read again on each
+change and save of a document).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any, BinaryIO
 
+from cattrs import Converter
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, default_converter, lsp_method
@@ -54,6 +56,11 @@ class Protocol(LanguageServerProtocol):
     stored as the document's whole new text.
     """
 
+    def __init__(self, server: Any, converter: Converter) -> None:
+        super().__init__(server, converter)
+        self.converter = converter
+        """What turns the messages' JSON into lsprotocol's types (the session checks params with it)."""
+
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(
         self, params: types.DidChangeTextDocumentParams
@@ -78,18 +85,9 @@ class Protocol(LanguageServerProtocol):
 
 def build_server() -> LanguageServer:
     """A new server with every feature registered; nothing is shared between two of them."""
-    server, _converter = _new_server()
-    return server
-
-
-def _new_server() -> tuple[LanguageServer, Any]:
-    converter = default_converter()
-    server = LanguageServer("toolexpect", __version__, protocol_cls=Protocol, converter_factory=lambda: converter)
-    _register(server)
-    return server, converter
-
-
-def _register(server: LanguageServer) -> None:
+    server = LanguageServer(
+        "toolexpect", __version__, protocol_cls=Protocol, converter_factory=default_converter
+    )
     documents = Documents(server)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -145,10 +143,14 @@ def _register(server: LanguageServer) -> None:
             documents.positions(documents.text(uri)),
         )
 
+    return server
 
 
-def serve(stdin: BinaryIO, stdout: BinaryIO) -> int:
-    """Run a server on ``stdin`` and ``stdout`` until the client says exit (or goes); the exit
-    code the LSP asks for: 0 after ``shutdown``, else 1."""
-    server, converter = _new_server()
-    return run_session(server, converter, stdin, stdout)
+def serve(stdin: BinaryIO, stdout: BinaryIO, server: LanguageServer | None = None) -> int:
+    """Run ``server`` (a new one when ``None``) on ``stdin`` and ``stdout`` until the client says
+    exit (or goes); the exit code the LSP asks for: 0 after ``shutdown``, else 1."""
+    server = server or build_server()
+    protocol = server.protocol
+    if not isinstance(protocol, Protocol):
+        raise TypeError("serve() needs a server from build_server()")
+    return run_session(server, protocol.converter, stdin, stdout)

@@ -56,7 +56,9 @@ class Documents:
         if document in workspace.text_documents.values():
             return document
         path = _path(document.uri, document.path)
-        return TextDocument(uri, source=read_unopened(path) if path else "", position_codec=workspace.position_codec)
+        return TextDocument(
+            uri, source=read_unopened(path) if path else "", position_codec=workspace.position_codec
+        )
 
     def positions(self, text: str) -> Positions:
         """The places of ``text`` in the position encoding agreed with the client."""
@@ -177,14 +179,17 @@ def read_unopened(path: str) -> str:
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError:
         return ""
-    with os.fdopen(descriptor, "rb") as file:
-        try:
-            status = os.fstat(descriptor)
-            if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_SPEC_BYTES:
-                return ""
-            data = file.read(MAX_SPEC_BYTES + 1)
-        except OSError:
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_SPEC_BYTES:
             return ""
+        data = b""
+        while len(data) <= MAX_SPEC_BYTES and (piece := os.read(descriptor, MAX_SPEC_BYTES + 1 - len(data))):
+            data += piece
+    except OSError:
+        return ""
+    finally:
+        os.close(descriptor)
     return "" if len(data) > MAX_SPEC_BYTES else data.decode("utf-8", "replace")
 
 

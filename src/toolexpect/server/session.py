@@ -28,7 +28,6 @@ from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from cattrs import Converter
-
 from lsprotocol import types
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
@@ -48,8 +47,8 @@ _EXIT_CODE_UNCLEAN = 1
 
 def run_session(server: LanguageServer, converter: Converter, stdin: BinaryIO, stdout: BinaryIO) -> int:
     """Serve the client on ``stdin``/``stdout`` until it says ``exit`` or closes the stream; the
-    exit code the LSP asks for (0 after ``shutdown``, else 1). ``converter`` is the server's
-    (it structures the messages' params)."""
+    exit code the LSP asks for (0 after ``shutdown``, else 1). ``converter`` is the server's (it
+    structures the messages' params)."""
     server.protocol.set_writer(StdoutWriter(stdout))
     session = _Session(server, converter, stdin)
     try:
@@ -57,7 +56,7 @@ def run_session(server: LanguageServer, converter: Converter, stdin: BinaryIO, s
     except BrokenPipeError:  # the client is gone
         return _EXIT_CODE_UNCLEAN
     finally:
-        server.shutdown()
+        server.shutdown()  # type: ignore[no-untyped-call]
 
 
 class _Session:
@@ -104,7 +103,9 @@ class _Session:
         """Handle one frame; the exit code when it ends the session."""
         if isinstance(frame, Refused):
             limit = f"{MAX_FRAME // (1024 * 1024)} MiB"
-            self._error(None, _INVALID_REQUEST, f"a message of {frame.length} bytes is over the limit of {limit}")
+            self._error(
+                None, _INVALID_REQUEST, f"a message of {frame.length} bytes is over the limit of {limit}"
+            )
             return None
         try:
             data = json.loads(frame)
@@ -126,7 +127,7 @@ class _Session:
         if isinstance(method, str):
             try:
                 message = self._structure(data, method, has_id)
-            except Exception:  # noqa: BLE001 - params that do not fit, however the converter says it
+            except Exception:
                 if has_id:
                     self._error(msg_id, _INVALID_PARAMS, f"the params do not fit {method[:100]!r}")
                 return None
@@ -135,7 +136,7 @@ class _Session:
         else:
             try:  # a response to one of the server's requests: pygls knows its result type
                 message = self._server.protocol.structure_message(data)
-            except Exception:  # noqa: BLE001 - a response that does not fit is dropped
+            except Exception:
                 return None
         self._server.protocol.handle_message(message)
         return None
