@@ -184,7 +184,7 @@ def test_random_edits_keep_the_server_text_equal_to_the_editors(editor: RawClien
         published = editor.diagnostics(uri, len(notifications) + 1)
         assert editor.server is not None
         assert editor.server.workspace.get_text_document(uri).source == expected
-        assert published == expected_diagnostics(expected, uri)
+        assert published == expected_diagnostics(expected, uri, encoding)
         found = lint_findings(expected, path)
         if found is not None:
             assert [(d["code"], d["message"].split("\nhelp: ")[0]) for d in published] == found

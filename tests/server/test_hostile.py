@@ -240,13 +240,13 @@ def test_a_client_that_goes_without_shutdown_leaves_exit_code_1(folder: Path) ->
 # -- the document's text ---------------------------------------------------------------------
 
 
-def expected_diagnostics(text: str, uri: str) -> list[dict[str, Any]]:
-    """What the server must publish for ``text``: lint's diagnostics, placed in LSP terms."""
+def expected_diagnostics(text: str, uri: str, encoding: str = "utf-16") -> list[dict[str, Any]]:
+    """What the server must publish for ``text``: lint's diagnostics, placed in LSP terms (in the
+    ``encoding`` agreed)."""
     path = uri.removeprefix("file://")
     made = analyse(text, path, Catalogues())
-    return [
-        json.loads(json.dumps(_unstructure(d))) for d in lsp_diagnostics(made.diagnostics, Positions(text))
-    ]
+    placed = lsp_diagnostics(made.diagnostics, Positions(text, encoding))
+    return [json.loads(json.dumps(_unstructure(d))) for d in placed]
 
 
 def _unstructure(diagnostic: Any) -> dict[str, Any]:
