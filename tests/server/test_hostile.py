@@ -226,6 +226,24 @@ def test_shutdown_then_exit_exits_0_and_refuses_requests_between(folder: Path) -
         server.close()
 
 
+def test_a_request_before_initialize_is_answered_not_initialized(folder: Path) -> None:
+    """Before ``initialize``, a request gets -32002 (ServerNotInitialized) and a notification is
+    dropped; ``initialize`` then works as ever."""
+    server = RawClient(folder, initialize=False)
+    try:
+        server.notify("textDocument/didOpen", {"textDocument": {"uri": "file:///x.expect"}})
+        early = server.request("textDocument/documentSymbol", {"textDocument": {"uri": "file:///x.expect"}})
+        assert early["error"]["code"] == -32002
+        answer = server.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+        assert "capabilities" in answer["result"]
+        assert server.request("shutdown")["result"] is None
+        server.notify("exit")
+        assert server.exit_code() == 0
+        assert "Traceback" not in server.stderr()
+    finally:
+        server.close()
+
+
 def test_a_client_that_goes_without_shutdown_leaves_exit_code_1(folder: Path) -> None:
     """A client that closes the stream without ``shutdown`` and ``exit``: exit code 1."""
     server = RawClient(folder)

@@ -9,6 +9,8 @@ pygls's own loop is replaced by this one so that a bad message never costs more 
 * A request whose params do not fit its method (``"textDocument": 5``, a negative line, no
   params where some are required) is answered with invalid params (-32602); such a notification
   is dropped, there is no one to answer.
+* Before ``initialize``, every request is answered with -32002 (ServerNotInitialized) and
+  notifications but ``exit`` are dropped, as the LSP says.
 * After ``shutdown``, every request but ``exit`` is answered with invalid request (-32600) and
   notifications are dropped; ``exit`` ends the session with 0 after ``shutdown``, 1 without
   (also when the client closes the stream without ``exit``).
@@ -41,6 +43,7 @@ _CHUNK = 64 * 1024
 _PARSE_ERROR = types.ErrorCodes.ParseError.value
 _INVALID_REQUEST = types.ErrorCodes.InvalidRequest.value
 _INVALID_PARAMS = types.ErrorCodes.InvalidParams.value
+_NOT_INITIALIZED = types.ErrorCodes.ServerNotInitialized.value
 _EXIT_CODE_OK = 0
 _EXIT_CODE_UNCLEAN = 1
 
@@ -66,6 +69,7 @@ class _Session:
         self._stdin = stdin
         self._frames = FrameReader()
         self._shut_down = False
+        self._initialized = False
 
     async def run(self) -> int:
         loop = asyncio.get_running_loop()
@@ -124,6 +128,10 @@ class _Session:
             if has_id and isinstance(method, str):
                 self._error(msg_id, _INVALID_REQUEST, "the server has been shut down")
             return None
+        if not self._initialized and method != types.INITIALIZE and isinstance(method, str):
+            if has_id:
+                self._error(msg_id, _NOT_INITIALIZED, "the server has not been initialized")
+            return None
         if isinstance(method, str):
             try:
                 message = self._structure(data, method, has_id)
@@ -133,6 +141,8 @@ class _Session:
                 return None
             if method == types.SHUTDOWN and has_id:
                 self._shut_down = True
+            if method == types.INITIALIZE and has_id:
+                self._initialized = True
         else:
             try:  # a response to one of the server's requests: pygls knows its result type
                 message = self._server.protocol.structure_message(data)
