@@ -99,6 +99,21 @@ def test_lone_surrogate_escape_is_an_error() -> None:
     assert (problem.span.column, problem.span.end_column) == (15, 21)
 
 
+@pytest.mark.parametrize(
+    "quoted", ['"ab\ud83d"', "'ab\udc00'", 'r"ab\ud83d"'], ids=["double", "single", "raw"]
+)
+def test_a_raw_lone_surrogate_in_a_string_is_p103_as_its_escape(quoted: str) -> None:
+    """A text given as a string (an editor's buffer, the API) may hold a lone surrogate itself:
+    P103 at that character, as for its escape."""
+    result = parse_text(f"expect t(s={quoted})", "s")
+    assert result.document is None
+    (problem,) = result.diagnostics
+    assert problem.code == "P103"
+    assert problem.span is not None
+    column = 12 + len(quoted) - 2  # the string starts at column 12; the surrogate ends it
+    assert (problem.span.line, problem.span.column, problem.span.end_column) == (1, column, column + 1)
+
+
 SPANNED = (
     'case "c" {\n'
     '    question "q"\n'

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -98,3 +100,34 @@ def test_a_missing_catalogue_names_where_its_path_was_given(
     assert "T505" in err and "gone.json" in err
     assert f"help: check tools in [tool.toolexpect] of {pyproject}" in err
     assert "--tools" not in err
+
+
+@pytest.mark.parametrize("suffix", [".json", ".yaml"])
+def test_a_catalogue_nested_100000_deep_is_t505_without_a_traceback(tmp_path: Path, suffix: str) -> None:
+    """A tools file nested 100,000 deep is T505 naming the depth limit, exit 2, no traceback."""
+    deep = tmp_path / f"deep{suffix}"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    spec = tmp_path / "w.expect"
+    spec.write_text("expect get_weather()\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "toolexpect", "lint", "--tools", str(deep), str(spec)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "T505" in done.stdout + done.stderr
+    assert "deeper than 128 levels" in done.stdout + done.stderr
+
+
+def test_a_catalogue_nested_to_the_limit_is_read(tmp_path: Path) -> None:
+    """A tool schema nested as deep as the limit allows is read and checks a spec."""
+    schema: dict[str, object] = {"type": "string"}
+    for _ in range(60):  # 120 levels of the schema, 5 of the tools list around it
+        schema = {"type": "object", "properties": {"x": schema}}
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps([{"type": "function", "function": {"name": "t", "parameters": schema}}]))
+    spec = tmp_path / "w.expect"
+    spec.write_text("expect t(x={x: {x: 1}})\n", encoding="utf-8")
+    assert main(["lint", "--tools", str(tools), str(spec)]) == 1  # a schema finding, not T505

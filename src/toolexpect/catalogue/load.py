@@ -17,14 +17,19 @@ from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
-from toolexpect.catalogue.model import EMPTY_PARAMETERS, Catalogue, Tool, fail
+from toolexpect.catalogue.model import EMPTY_PARAMETERS, Catalogue, CatalogueError, Tool, fail
 from toolexpect.catalogue.python import parse_python_catalogue, python_source
 from toolexpect.diagnostics import Span
 
-__all__ = ["FORMATS", "catalogue_from_data", "load_catalogue", "parse_catalogue"]
+__all__ = ["FORMATS", "MAX_DEPTH", "catalogue_from_data", "load_catalogue", "parse_catalogue"]
 
 FORMATS: tuple[str, ...] = ("auto", "openai", "responses", "anthropic", "mcp", "python")
 """The catalogue formats ``load_catalogue`` accepts for ``fmt``."""
+
+MAX_DEPTH = 128
+"""How deeply lists and objects may nest in a JSON or YAML catalogue, the whole document counted
+(an OpenAI ``tools`` list puts a tool's parameters five levels down). A deeper one is ``T505``:
+the schema checks walk a schema by recursion, and real tool schemas nest a few levels."""
 
 _MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 _DATA_SUFFIXES = (".json", ".yaml", ".yml")
@@ -90,6 +95,8 @@ def parse_catalogue(text: str, fmt: str = "auto", *, path: str | None = None) ->
     else:
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise _too_deep(path) from None
         except json.JSONDecodeError as error:
             if suffix == ".json":
                 raise fail(
@@ -104,6 +111,8 @@ def parse_catalogue(text: str, fmt: str = "auto", *, path: str | None = None) ->
 def _parse_yaml(text: str, path: str | None) -> Any:
     try:
         return yaml.safe_load(text)
+    except RecursionError:
+        raise _too_deep(path) from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         span = Span.point(mark.line + 1, mark.column + 1) if mark is not None else None
@@ -113,6 +122,32 @@ def _parse_yaml(text: str, path: str | None) -> Any:
         ) from None
 
 
+def _too_deep(path: str | None) -> CatalogueError:
+    return fail(
+        f"the catalogue nests lists and objects deeper than {MAX_DEPTH} levels",
+        path,
+        help="tool schemas nest a few levels; check that the file is the tool list",
+    )
+
+
+def _depth_within(data: Any, limit: int) -> bool:
+    """True when ``data`` nests lists and objects at most ``limit`` deep; walked with an explicit
+    stack (a YAML alias may make a value hold itself, which then is too deep)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    seen: dict[int, int] = {}  # a shared value (a YAML alias) is walked again only from deeper
+    while stack:
+        value, depth = stack.pop()
+        if not isinstance(value, (dict, list)):
+            continue
+        if depth > limit:
+            return False
+        if seen.get(id(value), 0) >= depth:
+            continue
+        seen[id(value)] = depth
+        stack.extend((item, depth + 1) for item in (value.values() if isinstance(value, dict) else value))
+    return True
+
+
 # -- JSON / YAML forms ---------------------------------------------------------------------
 
 
@@ -120,6 +155,8 @@ def catalogue_from_data(data: Any, fmt: str = "auto", *, path: str | None = None
     """Build a catalogue from decoded JSON/YAML data in one of the provider forms."""
     if fmt not in FORMATS or fmt == "python":
         raise fail(f"unknown catalogue format {fmt!r} for JSON or YAML data", path)
+    if not _depth_within(data, MAX_DEPTH):
+        raise _too_deep(path)
     entries, where = _entries(data, path)
     tools: dict[str, Tool] = {}
     detected: set[str] = set()

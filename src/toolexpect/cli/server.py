@@ -6,13 +6,14 @@ import argparse
 import os
 from typing import IO
 
-from toolexpect.cli.common import EXIT_OK, EXIT_USAGE
+from toolexpect.cli.common import EXIT_USAGE
 
 __all__ = ["cmd_server"]
 
 
 def cmd_server(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
-    """``toolexpect server``: speak the Language Server Protocol over stdio until told to exit."""
+    """``toolexpect server``: speak the Language Server Protocol over stdio until told to exit;
+    exit code 0 after ``shutdown`` then ``exit``, 1 when the session ended without ``shutdown``."""
     try:
         from toolexpect.server.app import serve
     except ImportError as error:
@@ -25,5 +26,4 @@ def cmd_server(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     # The server closes the streams it is given when it stops; it gets its own descriptors of
     # stdin and stdout, so that the command line's own streams stay open to the end.
     with os.fdopen(os.dup(0), "rb") as stdin, os.fdopen(os.dup(1), "wb") as stdout:
-        serve(stdin, stdout)
-    return EXIT_OK
+        return serve(stdin, stdout)  # 0 after shutdown and exit, 1 without shutdown

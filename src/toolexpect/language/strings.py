@@ -50,12 +50,25 @@ def span_of(token: Token) -> Span:
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _HEX4 = re.compile(r"[0-9a-fA-F]{4}")
 _LOW_SURROGATE = re.compile(r"\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+_RAW_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def decode_string(token: Token) -> str:
     """Decode a double- or single-quoted string token with JSON escapes; a raw string
     (``r"\\d+"``) is its text between the quotes, backslashes included."""
     raw = str(token)
+    lone = _RAW_SURROGATE.search(raw)
+    if lone is not None:
+        # Only a text given as a string can hold one (an editor's buffer, the API): no file can.
+        line, column = token.line or 1, (token.column or 1) + lone.start()
+        raise Problem(
+            make(
+                "P103",
+                f"string holds U+{ord(lone.group()):04X}, half of a surrogate pair without its other half",
+                Span(line, column, line, column + 1),
+                help="write the character itself, or both halves: \\ud83d\\ude00",
+            )
+        )
     if raw[0] == "r":
         return raw[2:-1]
     quote, body = raw[0], raw[1:-1]

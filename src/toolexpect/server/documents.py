@@ -15,17 +15,21 @@ rather than none, as other language servers keep it).
 from __future__ import annotations
 
 import asyncio
+import os
+import stat
 import threading
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
 
 from toolexpect.catalogue import Catalogue
 from toolexpect.server.analysis import Analysis, Catalogues, analyse, setup_for
 from toolexpect.server.diagnostics import lsp_diagnostics
 from toolexpect.server.positions import Positions
+from toolexpect.specfile import MAX_SPEC_BYTES
 
-__all__ = ["DEBOUNCE", "Documents"]
+__all__ = ["DEBOUNCE", "Documents", "read_unopened"]
 
 DEBOUNCE = 0.03
 """Seconds of quiet after a change before the document is analysed again."""
@@ -44,13 +48,25 @@ class Documents:
         self._told: set[str] = set()  # settings problems shown to the user, each once
         self._running: dict[str, asyncio.Task[None]] = {}
 
+    def _document(self, uri: str) -> TextDocument:
+        """The open document at ``uri``; for one never opened, its file as :func:`read_unopened`
+        reads it (pygls would read any file whole, on the event loop, a FIFO forever)."""
+        workspace = self._server.workspace
+        document = workspace.get_text_document(uri)
+        if document in workspace.text_documents.values():
+            return document
+        path = _path(document.uri, document.path)
+        return TextDocument(
+            uri, source=read_unopened(path) if path else "", position_codec=workspace.position_codec
+        )
+
     def positions(self, text: str) -> Positions:
         """The places of ``text`` in the position encoding agreed with the client."""
         return Positions(text, self._server.workspace.position_encoding or types.PositionEncodingKind.Utf16)
 
     def current(self, uri: str) -> Analysis:
         """The analysis of the document's text as it is now."""
-        document = self._server.workspace.get_text_document(uri)
+        document = self._document(uri)
         text = document.source
         with self._lock:
             latest = self._latest.get(uri)
@@ -78,12 +94,12 @@ class Documents:
 
     def text(self, uri: str) -> str:
         """The document's text as it is now."""
-        return self._server.workspace.get_text_document(uri).source
+        return self._document(uri).source
 
     def catalogue(self, uri: str) -> Catalogue | None:
         """The tool catalogue configured for the document, if one is and it can be read (its
         problems are the diagnostics' business)."""
-        document = self._server.workspace.get_text_document(uri)
+        document = self._document(uri)
         found = setup_for(_path(document.uri, document.path), self._catalogues).catalogue
         return found if isinstance(found, Catalogue) else None
 
@@ -120,7 +136,7 @@ class Documents:
                 self._changed.discard(uri)
                 # The workspace finds the document however its URI is percent-encoded (a
                 # folder with a space); a closed one never gets here, close() cancels this run.
-                document = self._server.workspace.get_text_document(uri)
+                document = self._document(uri)
                 version, text = document.version, document.source
                 made = await asyncio.to_thread(
                     analyse, text, _path(document.uri, document.path), self._catalogues
@@ -152,6 +168,29 @@ class Documents:
         finally:
             if self._running.get(uri) is asyncio.current_task():
                 del self._running[uri]
+
+
+def read_unopened(path: str) -> str:
+    """The text of the file at ``path`` for a request on a document the editor never opened:
+    only a regular file of at most :data:`~toolexpect.specfile.MAX_SPEC_BYTES` is read (lint
+    reads no more), opened without waiting (a FIFO with no writer) and decoded with
+    replacement characters; anything else is an empty text."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError:
+        return ""
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_SPEC_BYTES:
+            return ""
+        data = b""
+        while len(data) <= MAX_SPEC_BYTES and (piece := os.read(descriptor, MAX_SPEC_BYTES + 1 - len(data))):
+            data += piece
+    except OSError:
+        return ""
+    finally:
+        os.close(descriptor)
+    return "" if len(data) > MAX_SPEC_BYTES else data.decode("utf-8", "replace")
 
 
 def _path(uri: str, path: str | None) -> str | None:

@@ -63,6 +63,14 @@ class Positions:
             count += self._units(char)
         return start + len(line)
 
+    def replace(self, place: types.Range, text: str) -> str:
+        """The text with ``place`` replaced by ``text``, as an editor applies an incremental
+        change: lines counted as the LSP counts them, a position past the end of its line at the
+        end of that line, one past the last line at the end of the text."""
+        start = self.offset(place.start)
+        end = max(start, self.offset(place.end))
+        return self._text[:start] + text + self._text[end:]
+
     def span_offset(self, line: int, column: int) -> int:
         """The character offset of a 1-based line and column of a span (the end of the text at most)."""
         offset = self._index.offset(line, column) + (1 if self._bom and line <= 1 else 0)
