@@ -31,7 +31,12 @@ def folder(tmp_path: Path) -> Path:
     """A spec, a log, a good report and two reports nested 100,000 deep (in and beside ``cases``)."""
     (tmp_path / "s.expect").write_text(SPEC, encoding="utf-8")
     (tmp_path / "run.jsonl").write_text('{"id": "c", "tool_calls": [{"name": "f", "arguments": {"x": 1}}]}\n')
-    assert _run(tmp_path, "score", "s.expect", "--log", "run.jsonl", "--format", "json", "-o", "good.json").returncode == 0
+    assert (
+        _run(
+            tmp_path, "score", "s.expect", "--log", "run.jsonl", "--format", "json", "-o", "good.json"
+        ).returncode
+        == 0
+    )
     deep = "[" * 100_000 + "]" * 100_000
     (tmp_path / "deep.json").write_text(f'{{"cases": {deep}, "summary": {{}}}}', encoding="utf-8")
     good = (tmp_path / "good.json").read_text(encoding="utf-8")
@@ -62,7 +67,12 @@ def test_a_report_holding_a_lone_surrogate_is_read_back(folder: Path) -> None:
     """A report whose log held a lone surrogate (written as ``\\ud800``) is a valid baseline."""
     calls = '[{"name": "f", "arguments": {"x": 2}}, {"name": "g\\ud800", "arguments": {"\\ud800": 1}}]'
     (folder / "run.jsonl").write_text(f'{{"id": "c", "tool_calls": {calls}}}\n')
-    assert _run(folder, "score", "s.expect", "--log", "run.jsonl", "--format", "json", "-o", "odd.json").returncode == 1
+    assert (
+        _run(
+            folder, "score", "s.expect", "--log", "run.jsonl", "--format", "json", "-o", "odd.json"
+        ).returncode
+        == 1
+    )
     done = _run(folder, "diff", "good.json", "odd.json")
     assert done.returncode == 1, done.stderr
     assert "newly failing" in done.stdout
