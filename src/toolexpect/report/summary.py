@@ -13,7 +13,7 @@ from toolexpect.lines import visible
 from toolexpect.report.overall import overall, overall_text
 from toolexpect.scoring import MAX_UNUSED_IDS, ScoreReport
 
-__all__ = ["MAX_LISTED", "finding_lines", "records_line", "summary_line", "unused_lines"]
+__all__ = ["MAX_ID", "MAX_LISTED", "finding_lines", "records_line", "summary_line", "unused_lines"]
 
 
 def records_line(counted: LogRecords) -> str:
@@ -40,12 +40,17 @@ def summary_line(report: ScoreReport) -> str:
 MAX_LISTED = 20
 """How many unused samples and schema findings the reports but ``json`` list (the rest are summed up)."""
 
+MAX_ID = 200
+"""The longest unused sample id the reports but ``json`` show whole (a longer one is cut with ``…``)."""
+
 
 def unused_lines(report: ScoreReport, limit: int = MAX_LISTED, label: str = "") -> Iterator[str]:
     """One line per unused sample (at most ``limit``, each after ``label``), then one line
     summing up the rest (``... and 521,337 more unused samples (600,112 runs); ...``)."""
     for unused in report.unused[:limit]:
         name = json.dumps(unused.id, ensure_ascii=False) if unused.id is not None else "without id"
+        if len(name) > MAX_ID:
+            name = name[: MAX_ID - 1] + "…"
         where = f" (first at {unused.path}:{unused.line})" if unused.path and unused.line else ""
         count = "" if unused.count is None else f"{unused.count} run{'s' * (unused.count != 1)}, "
         yield label + visible(f"sample {name}: {count}{unused.reason}{where}")
