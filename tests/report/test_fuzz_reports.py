@@ -17,6 +17,7 @@ from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.report import diff as diff_report
 from toolexpect.report.calls import render_calls_json, render_calls_table, sample_json
 from toolexpect.report.compare import compare
+from toolexpect.report.explain import explain_case, explain_run
 from toolexpect.report.html import render_html
 from toolexpect.report.score import render, to_json
 from toolexpect.report.style import Style
@@ -74,6 +75,23 @@ def test_every_score_format_holds_for_any_text(
     check_junit(render(report, "junit").encode("utf-8"))
     check_github(render(report, "github"))
     check_html(render_html(to_json(report)))
+
+
+@SETTINGS
+@given(samples=SAMPLES)
+def test_explanations_hold_for_any_text(samples: list[RecordedSample]) -> None:
+    """What ``assert_*`` helpers and the pytest plugin say of a failing run: no raw control
+    character, no workflow command, whatever the calls hold."""
+    report = score([SPEC], samples)
+    for outcome in report.cases:
+        check_text(explain_case(outcome.case, outcome.result, path="w.expect"))
+    for sample in samples:
+        for outcome in score(
+            [SPEC], [RecordedSample("a", sample.calls), RecordedSample("b", sample.calls)]
+        ).cases:
+            run = outcome.result.first_run
+            if run is not None:
+                check_text(explain_run(outcome.case, run, sample.calls, path="w.expect"))
 
 
 @SETTINGS
