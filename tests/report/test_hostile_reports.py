@@ -189,15 +189,18 @@ def test_calls_table_and_json_are_inert(folder: Path) -> None:
 
 
 def test_a_log_path_that_is_a_command_is_inert(tmp_path: Path) -> None:
-    """A log whose path starts with ``::`` (named by whoever runs the job) gives no command
-    in ``score -v``, ``calls`` or the reports that name the log."""
+    """A log whose path starts with ``::`` or holds ``##[`` (named by whoever runs the job)
+    gives no command in ``score -v``, ``calls`` or the reports that name the log."""
     (tmp_path / "h.expect").write_text(SPEC, encoding="utf-8")
     folder = tmp_path / "::error::x"
     folder.mkdir()
     _write_log(folder / "run.jsonl", big=False)
+    _write_log(tmp_path / "##[error]x.jsonl", big=False)
     for argv in (
         ("score", "h.expect", "--log", "::error::x/run.jsonl", "-v"),
         ("calls", "::error::x/run.jsonl"),
+        ("score", "h.expect", "--log", "##[error]x.jsonl", "-v"),
+        ("calls", "##[error]x.jsonl", "-v"),
     ):
         done = _run(tmp_path, *argv)
         assert b"Traceback" not in done.stderr

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from toolexpect.calls import LogRecords
 from toolexpect.lines import visible
+from toolexpect.report.github import inert
 from toolexpect.report.overall import overall, overall_text
 from toolexpect.scoring import MAX_UNUSED_IDS, ScoreReport
 
@@ -20,7 +21,7 @@ def records_line(counted: LogRecords) -> str:
     """``run.jsonl: 1,204 records: 1,180 with calls, 20 without, 4 reported``."""
     total = counted.records
     name = "(in memory)" if counted.path is None else counted.path
-    return (
+    return inert(
         f"{json.dumps(name, ensure_ascii=True)[1:-1]}: {total:,} record{'s' * (total != 1)}: "
         f"{counted.with_calls:,} with calls, {counted.without_calls:,} without, "
         f"{counted.reported:,} reported"
