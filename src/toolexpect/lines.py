@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 
-__all__ = ["LineIndex", "split_lines", "split_lines_keepends", "visible"]
+__all__ = ["HIDDEN", "LineIndex", "split_lines", "split_lines_keepends", "visible"]
 
 _BREAK = re.compile("\n")
 
@@ -58,13 +58,33 @@ class LineIndex:
 
 
 _PICTURES = {code: chr(0x2400 + code) for code in range(32) if code != 9}
-_PICTURES.update({0x7F: "\u2421", 0x85: "\ufffd", 0x2028: "\ufffd", 0x2029: "\ufffd"})
+_PICTURES[0x7F] = "\u2421"
+_PLANES = range(0, 0x110000, 0x10000)
+HIDDEN = (
+    "\x80-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufdd0-\ufdef"
+    + "".join(chr(plane + 0xFFFE) + chr(plane + 0xFFFF) for plane in _PLANES)
+)
+"""The characters past ASCII that :func:`visible` shows as ``"\\ufffd"`` (as a regular
+expression's character class, without its brackets): C1 controls, separators, bidirectional
+controls, surrogates and noncharacters."""
+_SHOWN = re.compile(f"[\\x00-\\x08\\x0a-\\x1f\\x7f{HIDDEN}]")
+
+
+def _picture(match: re.Match[str]) -> str:
+    return _PICTURES.get(ord(match.group()), "\ufffd")
 
 
 def visible(line: str) -> str:
-    """``line`` with each control character shown as one visible character (tabs kept).
+    """``line`` with each control character shown as one visible character (tabs kept): the
+    one escape of every text a person or a CI runner reads.
 
-    A terminal would move the cursor on a ``"\\r"`` or ``"\\f"`` and break the excerpt; one
-    character for one keeps the caret under the right column.
+    A C0 control (``"\\n"``, ``"\\r"``, ``"\\x1b"`` that starts a terminal escape, ...) and DEL
+    become their Unicode control pictures (``␊``, ``␍``, ``␛``, ``␡``); a C1 control (``"\\x9b"``,
+    the one-byte escape), a line or paragraph separator, a bidirectional control (which would
+    reorder what follows it on screen), a lone surrogate and a noncharacter (U+FFFE and U+FFFF,
+    which XML forbids, and their kin, which HTML warns of) become ``"\\ufffd"``. A terminal
+    would move the cursor on a ``"\\r"`` or run an escape sequence; one character for one
+    keeps a caret under the right column, and what is left holds only characters XML 1.0
+    allows.
     """
-    return line.translate(_PICTURES)
+    return _SHOWN.sub(_picture, line) if _SHOWN.search(line) else line

@@ -104,7 +104,9 @@ def test_quiet_shows_only_what_did_not_pass(folder: Path, capsys: pytest.Capture
     _, out, err = _run(capsys, "score", "w.expect", "--log", "run.jsonl", "-q")
     assert "w.expect :: a" not in out
     assert "✗ w.expect :: b" in out
-    summary = "1 passed, 1 failed; mean accuracy 0.75 over 2 cases, precision 1.00, F1 0.83"
+    summary = (
+        "1 passed, 1 failed; mean accuracy 0.75 over 2 cases with expected calls, precision 1.00, F1 0.83"
+    )
     assert out.rstrip().endswith(summary)
     assert err == ""
 

@@ -15,9 +15,10 @@ ESCAPED = r"\[a\](https://e.x) !\[i\](v) \*\*b\*\* \`c\` \~\~s\~\~ a\\\_b &lt;b&
 
 
 def test_escape_leaves_no_markup() -> None:
-    """Links, images, emphasis, code spans, HTML and cell breaks are escaped; lines are joined."""
+    """Links, images, emphasis, code spans, HTML and cell breaks are escaped; a line break or
+    another control character is shown as a visible character."""
     assert escape(VALUE) == ESCAPED
-    assert escape("a\nb\r\nc") == "a b  c"
+    assert escape("a\nb\r\nc\x1b]0;T\x07") == "a␊b␍␊c␛\\]0;T␇"
 
 
 def test_score_markdown_shows_a_logged_value_as_text(

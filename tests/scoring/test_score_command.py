@@ -216,7 +216,9 @@ def test_text_report_explains_misses_without_colour(
     assert re.search(r"✗ .*weather.expect :: lisbon\s+0.00", out)
     assert "get_weather was never called" in out
     assert "get_wether" in out  # the similarly spelled tool that was called
-    summary = "1 passed, 1 failed; mean accuracy 0.50 over 2 cases, precision 0.50, F1 0.50"
+    summary = (
+        "1 passed, 1 failed; mean accuracy 0.50 over 2 cases with expected calls, precision 0.50, F1 0.50"
+    )
     assert out.rstrip().endswith(summary)
 
 

@@ -221,9 +221,28 @@ def _write_report(
         stream.write(extras.instead_of_report(fmt, style))
     else:
         chunks = score_report.render_chunks
-        quiet = extras.args.quiet
-        _without_gc(lambda: stream.writelines(chunks(report, fmt, style=style, quiet=quiet)))
+        quiet, verbose, width = extras.args.quiet, extras.args.verbose, _text_width(stream)
+        _without_gc(
+            lambda: stream.writelines(
+                chunks(report, fmt, style=style, quiet=quiet, verbose=verbose, width=width)
+            )
+        )
         stream.write(extras.after_report(fmt, style, err))
+
+
+def _text_width(stream: IO[str]) -> int | None:
+    """The width the text report fits on ``stream``: its terminal's when it is one, else
+    ``COLUMNS`` when set, else None (the report's own default)."""
+    import os
+
+    isatty = getattr(stream, "isatty", None)
+    if isatty is not None and isatty():
+        try:
+            return os.get_terminal_size(stream.fileno()).columns
+        except (OSError, ValueError, AttributeError):
+            pass
+    columns = os.environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() and int(columns) > 0 else None
 
 
 def write_output(path: str, text: str, err: IO[str]) -> bool:

@@ -3,6 +3,9 @@
 JSON has no number for NaN or an infinity, which a log may hold (Python's ``json`` reads
 ``NaN``, ``Infinity`` and ``-Infinity``): the JSON form writes them as the strings
 ``"NaN"``, ``"Infinity"`` and ``"-Infinity"``, so that it is always valid JSON.
+
+The table shows what a log holds with its control characters visible
+(:func:`~toolexpect.lines.visible`), and neither form holds a workflow command.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from toolexpect.calls import RecordedSample, ToolCall
+from toolexpect.lines import visible
+from toolexpect.report.github import inert, inert_json
 
 __all__ = [
     "calls_json_chunks",
@@ -30,7 +35,7 @@ def _arguments(call: ToolCall) -> str:
         text = f"<invalid JSON> {call.raw_arguments or ''}"
     else:
         text = json.dumps(dict(call.arguments), ensure_ascii=False, sort_keys=False)
-    text = text.replace("\n", "\\n")
+    text = visible(text)
     return text if len(text) <= _MAX_ARGS else text[: _MAX_ARGS - 3] + "..."
 
 
@@ -44,7 +49,7 @@ def calls_table_chunks(logs: Sequence[tuple[str, str]], samples: Iterable[Record
     """The table of ``calls``, a piece at a time: a line per log (``path: format``), then
     the blocks of :func:`render_calls_table`, each written as soon as its sample is read."""
     for path, fmt in logs:
-        yield f"log {path}: {fmt}\n"
+        yield inert(visible(f"log {path}: {fmt}")) + "\n"
     for number, sample in enumerate(samples, 1):
         yield "\n" + _block(number, sample) + "\n"
 
@@ -74,21 +79,23 @@ def sample_json(sample: RecordedSample) -> dict[str, Any]:
 
 def _block(number: int, sample: RecordedSample) -> str:
     """One sample's header line and rows."""
-    title = f"sample {number}" + (f" {sample.id!r}" if sample.id is not None else "")
+    title = f"sample {number}" + (f" {visible(repr(sample.id))}" if sample.id is not None else "")
     count = len(sample.calls)
     header = f"{title}: {count} call{'s' if count != 1 else ''}"
     if sample.error is not None:
-        header = f"{title}: the request failed: {json.dumps(sample.error, ensure_ascii=False)}"
+        header = f"{title}: the request failed: {visible(json.dumps(sample.error, ensure_ascii=False))}"
     rows = [("#", "tool", "kind", "id", "arguments")]
     for index, call in enumerate(sample.calls, 1):
-        rows.append((str(index), call.name, call.kind, call.id or "-", _arguments(call)))
+        rows.append(
+            (str(index), visible(call.name), visible(call.kind), visible(call.id or "-"), _arguments(call))
+        )
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     lines = [header]
     if sample.calls:
         for row in rows:
             cells = [row[i].ljust(widths[i]) for i in range(4)]
             lines.append("  " + "  ".join([*cells, row[4]]).rstrip())
-    return "\n".join(lines)
+    return inert("\n".join(lines))
 
 
 def render_calls_json(document: Any) -> str:
@@ -100,9 +107,9 @@ def _dumps(value: Any, **options: Any) -> str:
     """``json.dumps(value, **options)``, always valid JSON: a NaN or infinite float (a log may
     hold one) is written as the string ``"NaN"``, ``"Infinity"`` or ``"-Infinity"``."""
     try:
-        return json.dumps(value, allow_nan=False, **options)
+        return inert_json(json.dumps(value, allow_nan=False, **options))
     except ValueError:
-        return json.dumps(_finite(value), allow_nan=False, **options)
+        return inert_json(json.dumps(_finite(value), allow_nan=False, **options))
 
 
 def _finite(value: Any) -> Any:

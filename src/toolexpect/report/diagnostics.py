@@ -1,4 +1,8 @@
-"""Render diagnostics: ``full`` (source excerpt and caret), ``concise``, ``github``, ``json``."""
+"""Render diagnostics: ``full`` (source excerpt and caret), ``concise``, ``github``, ``json``.
+
+A message, help, path or source line (which may quote a log) has its control characters shown
+(:func:`~toolexpect.lines.visible`), and only the ``github`` format holds workflow commands.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 from toolexpect.diagnostics import Diagnostic, Severity
 from toolexpect.lines import split_lines, visible
-from toolexpect.report.github import annotation
+from toolexpect.report.github import annotation, inert, inert_json
 from toolexpect.report.style import Style
 
 __all__ = ["FORMATS", "render", "render_one"]
@@ -19,7 +23,7 @@ _COLOURS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.NOTE: "b
 
 
 def _place(d: Diagnostic) -> str:
-    path = d.path or "<input>"
+    path = visible(d.path or "<input>")
     if d.span is None:
         return path
     return f"{path}:{d.span.line}:{d.span.column}"
@@ -40,7 +44,7 @@ def _expand(line: str, column: int) -> tuple[str, int]:
 
 def render_one(d: Diagnostic, source: str | None, style: Style) -> str:
     """One diagnostic in the ``full`` format, with the source line and a caret under it."""
-    return _full(d, _lines_of(source), style)
+    return inert(_full(d, _lines_of(source), style))
 
 
 def _lines_of(source: str | None) -> list[str] | None:
@@ -50,7 +54,7 @@ def _lines_of(source: str | None) -> list[str] | None:
 def _full(d: Diagnostic, text_lines: list[str] | None, style: Style) -> str:
     """:func:`render_one` of a source already split into lines."""
     colour = _COLOURS[d.severity]
-    head = style(f"{d.severity.value}[{d.code}]", "bold", colour) + style(f": {d.message}", "bold")
+    head = style(f"{d.severity.value}[{d.code}]", "bold", colour) + style(f": {visible(d.message)}", "bold")
     lines = [head, style(" --> ", "blue") + _place(d)]
     span = d.span
     if span is not None and text_lines is not None and 0 < span.line <= len(text_lines):
@@ -67,7 +71,7 @@ def _full(d: Diagnostic, text_lines: list[str] | None, style: Style) -> str:
         lines.append(style(f"{span.line} |", "blue") + (" " + shown if shown else ""))
         lines.append(style(f"{gutter} |", "blue") + " " + " " * (start - 1) + style("^" * width, colour))
     if d.help:
-        lines.append(style("help", "bold", "cyan") + f": {d.help}")
+        lines.append(style("help", "bold", "cyan") + f": {visible(d.help)}")
     return "\n".join(lines)
 
 
@@ -96,7 +100,7 @@ def _github(d: Diagnostic) -> str:
     span = d.span
     return annotation(
         level,
-        d.message + (f". Help: {d.help}" if d.help else ""),
+        visible(d.message + (f". Help: {d.help}" if d.help else "")),
         file=d.path or "",
         line=span.line if span else None,
         col=span.column if span else None,
@@ -115,9 +119,9 @@ def render(
     """Render ``diagnostics`` in ``fmt``; ``sources`` gives a file's text for excerpts."""
     style = style or Style(False)
     if fmt == "json":
-        return json.dumps([d.to_json() for d in diagnostics], indent=2, ensure_ascii=False)
+        return inert_json(json.dumps([d.to_json() for d in diagnostics], indent=2, ensure_ascii=False))
     if fmt == "concise":
-        return "\n".join(f"{_place(d)}: {d.code} {d.message}" for d in diagnostics)
+        return inert("\n".join(f"{_place(d)}: {d.code} {visible(d.message)}" for d in diagnostics))
     if fmt == "github":
         return "\n".join(_github(d) for d in diagnostics)
     # Each file's text is asked for and split into lines once, however many diagnostics it has.
@@ -128,4 +132,4 @@ def render(
             split[path] = _lines_of(sources(path))
         return split[path]
 
-    return "\n\n".join(_full(d, lines_of(d.path), style) for d in diagnostics)
+    return inert("\n\n".join(_full(d, lines_of(d.path), style) for d in diagnostics))

@@ -6,8 +6,9 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from toolexpect.lines import visible
 from toolexpect.report.compare import GROUPS, CaseChange, Comparison, Figures
-from toolexpect.report.github import annotation
+from toolexpect.report.github import annotation, inert, inert_json
 from toolexpect.report.markdown import escape as _md
 from toolexpect.report.style import Style
 
@@ -166,40 +167,43 @@ def _passed(summary: Any) -> str:
 
 
 def render_text(comparison: Comparison, style: Style, old_name: str, new_name: str) -> str:
-    """The comparison for a terminal: a line per changed case, what changed beneath."""
-    lines = [style(f"toolexpect diff {old_name} → {new_name}", "bold")]
+    """The comparison for a terminal: a line per changed case, what changed beneath (what the
+    reports hold shown with its control characters visible; no line a workflow command)."""
+    lines = [style(visible(f"toolexpect diff {old_name} → {new_name}"), "bold")]
     changed = comparison.changed
     width = max((len(name) for name in GROUPS), default=0)
     for change in changed:
         group = change.group or ""
         mark, colour = _MARKS[group]
         lines.append(
-            f"{style(mark, colour)} {style(group.ljust(width), colour)}  {_label(change)}  "
+            f"{style(mark, colour)} {style(group.ljust(width), colour)}  {visible(_label(change))}  "
             + style(_figures_text(change), "dim")
         )
         if group == "newly failing" and change.new is not None:
-            lines.extend(f"      {message}" for message in change.new.messages)
-        lines.extend(f"      {line}" for line in _call_lines(change))
+            lines.extend(f"      {visible(message)}" for message in change.new.messages)
+        lines.extend(f"      {visible(line)}" for line in _call_lines(change))
     if not changed:
         lines.append("no case changed")
     unknown = unknown_tools(comparison, old_name, new_name)
     if unknown:
-        lines.append(style(f"note: {unknown}", "yellow"))
+        lines.append(style(visible(f"note: {unknown}"), "yellow"))
     lines.append("")
     before, after = _passed(comparison.old_summary), _passed(comparison.new_summary)
     lines.append(f"before: {before}; after: {after}")
     verdict = f"{_counts_text(comparison)}: {_verdict(comparison)}"
     lines.append(style(verdict, "bold", "red" if comparison.regressed else "green"))
-    return style.marks("\n".join(lines) + "\n")
+    return inert(style.marks("\n".join(lines) + "\n"))
 
 
 def _code(text: str) -> str:
-    """Text as Markdown inline code (a run of backticks longer than any it holds)."""
+    """Text as Markdown inline code (a run of backticks longer than any it holds), its control
+    characters shown."""
+    text = visible(text)
     fence = "`"
     while fence in text:
         fence += "`"
     pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text.replace(chr(10), ' ')}{pad}{fence}"
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def render_markdown(comparison: Comparison, old_name: str, new_name: str) -> str:
@@ -238,7 +242,7 @@ def render_markdown(comparison: Comparison, old_name: str, new_name: str) -> str
             lines.extend(f"- {_md(item)}" for item in _details(change))
             lines.append("")
         lines.append("</details>")
-    return "\n".join(lines) + "\n"
+    return inert("\n".join(lines) + "\n")
 
 
 def change_lines(change: CaseChange) -> list[str]:
@@ -268,7 +272,7 @@ def render_github(comparison: Comparison, old_name: str = "old", new_name: str =
         lines.append(
             annotation(
                 level,
-                message,
+                visible(message),
                 file=change.file or None,
                 line=line,
                 col=change.new.column or None if line else None,
@@ -279,7 +283,7 @@ def render_github(comparison: Comparison, old_name: str = "old", new_name: str =
     unknown = unknown_tools(comparison, old_name, new_name)
     if unknown:
         summary += f"; note: {unknown}"
-    lines.append(annotation("notice", summary, title="toolexpect diff"))
+    lines.append(annotation("notice", visible(summary), title="toolexpect diff"))
     return "\n".join(lines) + "\n"
 
 
@@ -351,7 +355,8 @@ def render(
 ) -> str:
     """Render ``comparison`` in ``fmt`` (one of :data:`FORMATS`)."""
     if fmt == "json":
-        return json.dumps(to_json(comparison, old_name, new_name), indent=2, ensure_ascii=False) + "\n"
+        text = json.dumps(to_json(comparison, old_name, new_name), indent=2, ensure_ascii=False)
+        return inert_json(text) + "\n"
     if fmt == "markdown":
         return render_markdown(comparison, old_name, new_name)
     if fmt == "github":

@@ -2,7 +2,9 @@
 
 The text is what ``assert_*`` helpers put in their ``AssertionError`` and what the pytest
 plugin shows for a failing case. It is built from the matcher's ``Failure`` records only;
-no matching is redone here. Call numbers are 1-based (``#1`` is the first call).
+no matching is redone here. Call numbers are 1-based (``#1`` is the first call). What a log
+or spec holds is shown with its control characters visible (:func:`~toolexpect.lines.visible`),
+and no line is a workflow command.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from toolexpect.calls import ToolCall
+from toolexpect.lines import visible
 from toolexpect.matching import CaseResult, Failure, NearMiss, RunResult, source_call
 from toolexpect.matching.explain import unread_arguments
 from toolexpect.model import Case, Expectation, Pattern, pattern_to_json
+from toolexpect.report.github import inert
 
 __all__ = ["explain_case", "explain_run", "render_call", "render_expectation"]
 
@@ -169,7 +173,7 @@ def explain_run(
                 lines.append(f"  … and {len(calls) - MAX_CALLS_LISTED} more")
         else:
             lines.append("recorded calls: none")
-    return "\n".join(lines)
+    return inert("\n".join(visible(line) for line in lines))
 
 
 def _status_word(status: str) -> str:
@@ -188,16 +192,18 @@ def explain_case(
     ``runs`` are the calls of the case's runs in scoring order, when kept: a failing run's
     calls are then shown with it.
     """
-    lines: list[str] = []
+    lines: list[str] = []  # lines, and the already shown text of each failing run
     if result.runs > 1:
         mean = "-" if result.mean_score is None else f"{result.mean_score:.2f}"
         low = "-" if result.min_score is None else f"{result.min_score:.2f}"
         lines.append(
-            f'case "{case.name}" {_status_word(result.status)}: {result.passed} of {result.runs} runs '
-            f"passed, mean accuracy {mean}, lowest {low}"
+            visible(
+                f'case "{case.name}" {_status_word(result.status)}: {result.passed} of {result.runs} '
+                f"runs passed, mean accuracy {mean}, lowest {low}"
+            )
         )
     for failure in result.failures:
-        lines.append(f"  - {failure.message}{_where(failure, path)}")
+        lines.append(visible(f"  - {failure.message}{_where(failure, path)}"))
     for number, run in result.kept_runs:
         calls = runs[number] if number < len(runs) else None
         text = explain_run(case, run, calls, path=path)
@@ -205,5 +211,5 @@ def explain_case(
             text = f"run #{number + 1}: " + text
         lines.append(text)
     if not lines:
-        lines.append(f'case "{case.name}" {_status_word(result.status)}')
-    return "\n".join(lines)
+        lines.append(visible(f'case "{case.name}" {_status_word(result.status)}'))
+    return inert("\n".join(lines))

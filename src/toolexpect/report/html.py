@@ -25,8 +25,10 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolexpect.lines import visible
 from toolexpect.report.compare import CaseChange, Comparison, Figures, case_key
 from toolexpect.report.diff import change_lines, unknown_tools
+from toolexpect.report.github import inert, inert_json
 from toolexpect.report.summary import MAX_LISTED
 
 if TYPE_CHECKING:
@@ -57,17 +59,39 @@ CHANGES_PER_CASE = 10
 _TEMPLATES = Path(__file__).parent / "templates"
 
 
+def _finalize(value: Any) -> Any:
+    """A value the page shows as text, its control characters visible (so none starts a line
+    of the page) and ``##[`` written with a character reference; markup marked safe is left
+    alone."""
+    import markupsafe
+
+    if not isinstance(value, str) or isinstance(value, markupsafe.Markup):
+        return value
+    shown = visible(value)
+    if "##[" in shown:
+        return markupsafe.Markup(inert(str(markupsafe.escape(shown)), markup=True))
+    return shown
+
+
 @functools.cache
 def _environment() -> jinja2.Environment:
     """The Jinja2 environment of the report templates, autoescaping everything."""
     import jinja2
+    import markupsafe
+    from jinja2.utils import htmlsafe_json_dumps
 
-    return jinja2.Environment(
+    environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(_TEMPLATES),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
+        finalize=_finalize,
     )
+    # ``tojson`` writes every non-ASCII character as an escape; ``##[`` is escaped too.
+    environment.filters["tojson"] = lambda value: markupsafe.Markup(
+        inert_json(str(htmlsafe_json_dumps(value)))
+    )
+    return environment
 
 
 @functools.cache
@@ -279,8 +303,10 @@ _SCRIPT_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"
 
 def script_json(data: Any) -> str:
     """JSON to embed in a ``<script>`` element: ``<``, ``>`` and ``&`` as ``\\u`` escapes,
-    so no text in it can close the element or start a comment."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(_SCRIPT_ESCAPES)
+    so no text in it can close the element or start a comment, and the characters HTML or a
+    terminal would trip on as well (:func:`~toolexpect.report.github.inert_json`)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(_SCRIPT_ESCAPES)
+    return inert_json(text)
 
 
 def _digest(script: str) -> str:

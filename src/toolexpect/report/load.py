@@ -7,7 +7,9 @@ Exception tree::
 
 A report without a ``"version"`` key is version 1 (every report written so far); a later,
 incompatible version will carry ``"version": 2`` or more and is refused here (B602), as is
-JSON that does not satisfy ``report.schema.json`` (B601) and a file that is not JSON (B600).
+JSON that does not satisfy ``report.schema.json`` (B601) and a file that is not JSON (B600),
+or JSON nested too deep to read (B600: a report toolexpect writes is a few levels deep, and
+arrays or objects nested thousands of levels deep would exhaust Python's recursion limit).
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ def parse_report(text: str, path: str = "<report>") -> dict[str, Any]:
     """The score report in ``text`` (read from ``path``), checked against the report schema."""
     try:
         document = json.loads(text)
+    except RecursionError:
+        raise _too_deep(path) from None
     except ValueError as error:
         place = error if isinstance(error, json.JSONDecodeError) else None
         raise ReportError(
@@ -81,7 +85,10 @@ def parse_report(text: str, path: str = "<report>") -> dict[str, Any]:
                 ),
             )
         )
-    problem = report_problem(document)
+    try:
+        problem = report_problem(document)
+    except RecursionError:
+        raise _too_deep(path) from None
     if problem is not None:
         raise ReportError(
             make(
@@ -92,6 +99,18 @@ def parse_report(text: str, path: str = "<report>") -> dict[str, Any]:
             )
         )
     return document
+
+
+def _too_deep(path: str) -> ReportError:
+    return ReportError(
+        make(
+            "B600",
+            "the report is nested too deep to read (arrays or objects inside one another "
+            "thousands of levels deep)",
+            path=path,
+            help=f"pass the output of 'toolexpect score --format json'; {_MAKE_ONE}",
+        )
+    )
 
 
 def load_report(path: str | Path) -> dict[str, Any]:

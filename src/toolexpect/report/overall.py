@@ -54,10 +54,12 @@ def overall(report: ScoreReport) -> Overall:
 
 
 def overall_text(figures: Overall) -> str:
-    """``mean accuracy 0.86 over 9 cases, precision 0.95, F1 0.90`` (empty without accuracy)."""
+    """``mean accuracy 0.86 over 9 cases with expected calls, precision 0.95, F1 0.90`` (empty
+    without accuracy): the mean is over the cases that have expectations, not all cases."""
     if figures.accuracy is None:
         return ""
-    parts = [f"mean accuracy {figures.accuracy:.2f} over {figures.cases} case{'s' * (figures.cases != 1)}"]
+    cases = f"{figures.cases} case{'s' * (figures.cases != 1)} with expected calls"
+    parts = [f"mean accuracy {figures.accuracy:.2f} over {cases}"]
     if figures.precision is not None:
         parts.append(f"precision {figures.precision:.2f}")
     if figures.f1 is not None:

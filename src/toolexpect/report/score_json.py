@@ -9,6 +9,7 @@ from typing import Any
 
 from toolexpect.calls import LogRecords
 from toolexpect.matching import ToolCounts
+from toolexpect.report.github import inert_json
 from toolexpect.report.overall import overall
 from toolexpect.scoring import CaseOutcome, ScoreReport
 
@@ -167,10 +168,11 @@ _INDENTED_RUNS = 1_000
 
 
 def json_text(data: dict[str, Any]) -> str:
-    """Indented JSON for a small report; for a large one, a case per line (fast, still JSON)."""
+    """Indented JSON for a small report; for a large one, a case per line (fast, still JSON);
+    characters a terminal acts on as ``\\u`` escapes (:func:`~toolexpect.report.github.inert_json`)."""
     runs = sum(len(case.get("runs", ())) for case in data["cases"])
     if runs <= _INDENTED_RUNS:
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        return inert_json(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
     parts = []
     for key, value in data.items():
         if key == "cases":
@@ -178,7 +180,7 @@ def json_text(data: dict[str, Any]) -> str:
             parts.append(f'"cases": [\n{cases}\n]')
         else:
             parts.append(f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}")
-    return "{\n" + ",\n".join(parts) + "\n}\n"
+    return inert_json("{\n" + ",\n".join(parts) + "\n}\n")
 
 
 def _listed_runs(outcome: CaseOutcome) -> int:
@@ -196,7 +198,10 @@ def json_chunks(report: ScoreReport) -> Iterator[str]:
     if sum(_listed_runs(o) for o in report.cases) <= _INDENTED_RUNS:
         yield json_text(to_json(report))
         return
-    dumps = json.dumps
+
+    def dumps(value: Any, ensure_ascii: bool = True) -> str:
+        return inert_json(json.dumps(value, ensure_ascii=ensure_ascii))
+
     texts: dict[tuple[Any, ...], str] = {}
     yield '{\n"cases": [\n'
     for number, outcome in enumerate(report.cases):

@@ -3,7 +3,8 @@ marks where the output's encoding cannot hold ``✓`` and its kin.
 
 Output to a stream whose encoding is not UTF-8 (``PYTHONIOENCODING=cp1252``, a Windows
 console redirected) never fails on a character it cannot hold: the text reports write their
-marks in ASCII (``✓`` as ``+``, ``✗`` as ``x``, ``→`` as ``->``, ``…`` as ``...``), and the
+marks in ASCII (``✓`` as ``+``, ``✗`` as ``x``, ``→`` as ``->``, ``…`` as ``...``, ``≥`` as
+``>=``), and the
 command line sets its streams and the files it writes to write any other character as a JSON
 escape (``\u2713``), which keeps JSON output valid. Even UTF-8 lacks one kind: a lone
 surrogate, which a log may hold (``"\ud83d"``, a stream cut inside an emoji).
@@ -17,7 +18,7 @@ from typing import IO
 
 __all__ = ["ESCAPE", "Style", "fit_stream", "holds_marks", "wants_colour"]
 
-_ASCII_MARKS = {"✓": "+", "✗": "x", "↑": "^", "↓": "v", "→": "->", "…": "...", "⚠": "!"}
+_ASCII_MARKS = {"✓": "+", "✗": "x", "↑": "^", "↓": "v", "→": "->", "…": "...", "⚠": "!", "≥": ">=", "≤": "<="}
 _MARKS_AS_ASCII = str.maketrans(_ASCII_MARKS)
 _MARKS = "".join(_ASCII_MARKS)
 
