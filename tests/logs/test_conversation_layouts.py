@@ -87,18 +87,28 @@ _FOLLOW_UP = {"role": "user", "content": "Go on."}
 """What the user says after a turn without calls, before the next turn."""
 
 
-def _text(name: str, arguments: dict[str, Any]) -> str:
+def _text(arguments: dict[str, Any]) -> str:
     return json.dumps(arguments)
 
 
 # --- OpenAI Chat Completions --------------------------------------------------------------
 
 
+def _envelope(number: int, request: dict[str, Any], response: Any) -> dict[str, Any]:
+    """A request/response record as gateways log it, named by its case's id and field."""
+    return {
+        "id": _case(number),
+        "metadata": {"case": _case(number)},
+        "request": request,
+        "response": response,
+    }
+
+
 def _chat_assistant(turn: Turn) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": None if turn else "Done."}
     if turn:
         message["tool_calls"] = [
-            {"id": cid, "type": "function", "function": {"name": name, "arguments": _text(name, arguments)}}
+            {"id": cid, "type": "function", "function": {"name": name, "arguments": _text(arguments)}}
             for name, arguments, cid in turn
         ]
     return message
@@ -138,12 +148,9 @@ def _chat_envelopes(number: int, turns: Conversation) -> list[dict[str, Any]]:
     history = _chat_messages(number, [])
     for index, turn in enumerate(turns):
         records.append(
-            {
-                "id": _case(number),
-                "metadata": {"case": _case(number)},
-                "request": {"model": "gpt-4.1", "messages": list(history)},
-                "response": _chat_completion(number, index, turn),
-            }
+            _envelope(
+                number, {"model": "gpt-4.1", "messages": list(history)}, _chat_completion(number, index, turn)
+            )
         )
         history.append(_chat_assistant(turn))
         history.extend(_chat_results(turn) or [_FOLLOW_UP])
@@ -192,12 +199,11 @@ def _anthropic_envelopes(number: int, turns: Conversation) -> list[dict[str, Any
     history: list[dict[str, Any]] = [{"role": "user", "content": _question(number)}]
     for index, turn in enumerate(turns):
         records.append(
-            {
-                "id": _case(number),
-                "metadata": {"case": _case(number)},
-                "request": {"model": "claude-sonnet-4-5", "max_tokens": 512, "messages": list(history)},
-                "response": _anthropic_message(number, index, turn),
-            }
+            _envelope(
+                number,
+                {"model": "claude-sonnet-4-5", "max_tokens": 512, "messages": list(history)},
+                _anthropic_message(number, index, turn),
+            )
         )
         history.append({"role": "assistant", "content": _anthropic_content(turn)})
         history.append(_anthropic_results(turn) if turn else _FOLLOW_UP)
@@ -230,14 +236,7 @@ def _gemini_envelopes(number: int, turns: Conversation) -> list[dict[str, Any]]:
     records = []
     history: list[dict[str, Any]] = [{"role": "user", "parts": [{"text": _question(number)}]}]
     for index, turn in enumerate(turns):
-        records.append(
-            {
-                "id": _case(number),
-                "metadata": {"case": _case(number)},
-                "request": {"contents": list(history)},
-                "response": _gemini_response(number, index, turn),
-            }
-        )
+        records.append(_envelope(number, {"contents": list(history)}, _gemini_response(number, index, turn)))
         history.append({"role": "model", "parts": _gemini_parts(turn)})
         if not turn:
             history.append({"role": "user", "parts": [{"text": _FOLLOW_UP["content"]}]})
@@ -274,7 +273,7 @@ def _responses_items(turn: Turn) -> list[dict[str, Any]]:
             "id": f"fc_{cid}",
             "call_id": cid,
             "name": name,
-            "arguments": _text(name, arguments),
+            "arguments": _text(arguments),
             "status": "completed",
         }
         for name, arguments, cid in turn
@@ -286,11 +285,10 @@ def _responses_envelopes(number: int, turns: Conversation) -> list[dict[str, Any
     history: list[dict[str, Any]] = [{"role": "user", "content": _question(number)}]
     for index, turn in enumerate(turns):
         records.append(
-            {
-                "id": _case(number),
-                "metadata": {"case": _case(number)},
-                "request": {"model": "gpt-4.1", "input": list(history)},
-                "response": {
+            _envelope(
+                number,
+                {"model": "gpt-4.1", "input": list(history)},
+                {
                     "id": f"resp_{number}_{index}",
                     "object": "response",
                     "created_at": 1764720000.0,
@@ -301,7 +299,7 @@ def _responses_envelopes(number: int, turns: Conversation) -> list[dict[str, Any
                     "tool_choice": "auto",
                     "tools": [],
                 },
-            }
+            )
         )
         history.extend(_responses_items(turn))
         history.extend(
