@@ -38,3 +38,22 @@ def test_the_set_up_waits_for_another_apt_get() -> None:
         for line in script.read_text(encoding="utf-8").splitlines():
             if line.lstrip().startswith("apt-get "):
                 assert '"${lock[@]}"' in line or "DPkg::Lock::Timeout" in line, f"{script.name}: {line}"
+
+
+def test_every_install_line_names_extras_and_a_wheel_the_project_has() -> None:
+    """The install lines of the README and docs name extras that ``pyproject.toml`` declares,
+    and the wheel they install is the one ``pip wheel`` builds of this version."""
+    import re
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = set(project["optional-dependencies"])
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    named = []
+    for page in pages:
+        for line in page.read_text(encoding="utf-8").splitlines():
+            for found in re.finditer(r"toolexpect(?:-[\w.]+\.whl)?\[([\w,]+)\]", line):
+                named.extend(found.group(1).split(","))
+            for wheel in re.findall(r"toolexpect-([\w.]+)-py3-none-any\.whl", line):
+                assert wheel == project["version"], f"{page.name}: {line}"
+    assert named and set(named) <= extras, set(named) - extras
