@@ -71,7 +71,10 @@ _SHOWN = re.compile(f"[\\x00-\\x08\\x0a-\\x1f\\x7f{HIDDEN}]")
 
 
 def _picture(match: re.Match[str]) -> str:
-    return _PICTURES.get(ord(match.group()), "\ufffd")
+    code = ord(match.group())
+    if 0xD800 <= code <= 0xDFFF:  # half of a pair: a stream cut in the middle of an emoji
+        return f"\\u{code:04x}"
+    return _PICTURES.get(code, "\ufffd")
 
 
 def visible(line: str) -> str:
@@ -81,10 +84,11 @@ def visible(line: str) -> str:
     A C0 control (``"\\n"``, ``"\\r"``, ``"\\x1b"`` that starts a terminal escape, ...) and DEL
     become their Unicode control pictures (``␊``, ``␍``, ``␛``, ``␡``); a C1 control (``"\\x9b"``,
     the one-byte escape), a line or paragraph separator, a bidirectional control (which would
-    reorder what follows it on screen), a lone surrogate and a noncharacter (U+FFFE and U+FFFF,
-    which XML forbids, and their kin, which HTML warns of) become ``"\\ufffd"``. A terminal
-    would move the cursor on a ``"\\r"`` or run an escape sequence; one character for one
-    keeps a caret under the right column, and what is left holds only characters XML 1.0
-    allows.
+    reorder what follows it on screen) and a noncharacter (U+FFFE and U+FFFF, which XML
+    forbids, and their kin, which HTML warns of) become ``"\\ufffd"``; a lone surrogate (half of
+    a pair: text cut in the middle of an emoji) is written as its escape, ``\\ud83d``. A
+    terminal would move the cursor on a ``"\\r"`` or run an escape sequence; one character for
+    one keeps a caret under the right column (a spec's text, read as UTF-8, holds no lone
+    surrogate), and what is left holds only characters XML 1.0 allows.
     """
     return _SHOWN.sub(_picture, line) if _SHOWN.search(line) else line

@@ -24,7 +24,7 @@ RUN = (
     '{"id": "b", "tool_calls": [{"name": "t", "arguments": {"x": 1}}, {"name": "u", "arguments": {}}]}\n'
 )
 PASS = '{"id": "a", "tool_calls": [{"name": "t", "arguments": {"x": 1}}]}\n'
-SUMMARY = "1 passed, 1 failed; mean accuracy 1.00 over 2 cases, precision 0.75, F1 0.83"
+SUMMARY = "1 passed, 1 failed; mean accuracy 1.00 over 2 cases with expected calls, precision 0.75, F1 0.83"
 
 
 @pytest.fixture
