@@ -65,6 +65,6 @@ def inert_json(text: str) -> str:
     command and no character a terminal acts on: DEL, C1 controls, line and paragraph
     separators, bidirectional controls, lone surrogates, noncharacters, and the first hash
     of ``##[``, are written as ``\\u`` escapes (``json.dumps`` escapes the C0 controls itself)."""
-    if _JSON_ESCAPED.search(text) is None:
-        return text
+    if text.isascii() and "\x7f" not in text and "##[" not in text:
+        return text  # the usual case, told at C speed: nothing past ASCII, no DEL, no command
     return _JSON_ESCAPED.sub(_json_escape, text)
