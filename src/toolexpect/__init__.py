@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from toolexpect._version import __version__ as __version__
+
 if TYPE_CHECKING:
     from toolexpect.api import (
         Evaluation,
@@ -46,7 +48,6 @@ __all__ = [
     "score",
     "tool",
 ]
-__version__ = "0.1.0"
 
 _HOMES = {
     "Diagnostic": "toolexpect.diagnostics",
