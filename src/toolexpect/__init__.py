@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     )
     from toolexpect.calls import RecordedSample, ToolCall
     from toolexpect.diagnostics import Diagnostic
+    from toolexpect.errors import ToolexpectError
     from toolexpect.fluent import given
     from toolexpect.recording import Recording, record, tool
 
@@ -39,6 +40,7 @@ __all__ = [
     "ToolCall",
     "ToolCallAccuracyEvaluator",
     "ToolCallAssertionError",
+    "ToolexpectError",
     "assert_tool_calls",
     "calls_from",
     "given",
@@ -59,6 +61,7 @@ _HOMES = {
     "ToolCall": "toolexpect.calls",
     "ToolCallAccuracyEvaluator": "toolexpect.api",
     "ToolCallAssertionError": "toolexpect.api",
+    "ToolexpectError": "toolexpect.errors",
     "assert_tool_calls": "toolexpect.api",
     "calls_from": "toolexpect.api",
     "given": "toolexpect.fluent",
