@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from toolexpect._version import __version__ as __version__
+
 if TYPE_CHECKING:
     from toolexpect.api import (
         Evaluation,
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
     )
     from toolexpect.calls import RecordedSample, ToolCall
     from toolexpect.diagnostics import Diagnostic
+    from toolexpect.errors import ToolexpectError
     from toolexpect.fluent import given
     from toolexpect.recording import Recording, record, tool
 
@@ -37,6 +40,7 @@ __all__ = [
     "ToolCall",
     "ToolCallAccuracyEvaluator",
     "ToolCallAssertionError",
+    "ToolexpectError",
     "assert_tool_calls",
     "calls_from",
     "given",
@@ -46,7 +50,6 @@ __all__ = [
     "score",
     "tool",
 ]
-__version__ = "0.1.0"
 
 _HOMES = {
     "Diagnostic": "toolexpect.diagnostics",
@@ -58,6 +61,7 @@ _HOMES = {
     "ToolCall": "toolexpect.calls",
     "ToolCallAccuracyEvaluator": "toolexpect.api",
     "ToolCallAssertionError": "toolexpect.api",
+    "ToolexpectError": "toolexpect.errors",
     "assert_tool_calls": "toolexpect.api",
     "calls_from": "toolexpect.api",
     "given": "toolexpect.fluent",

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
+from toolexpect.errors import ToolexpectError
 from toolexpect.linked import Links, without_held
 from toolexpect.scoring import CompiledSpecs, PartialScore, ScoreReport, SpecsLike, specs_of
 from toolexpect.shards import (
@@ -56,11 +57,11 @@ RETRIES = 3
 by Dask itself, up to ``distributed.scheduler.allowed-failures`` times)."""
 
 
-class LostWork(RuntimeError):
+class LostWork(ToolexpectError, RuntimeError):
     """The cluster gave up on a task (cancelled, or its workers kept dying): no report."""
 
 
-class NoCluster(RuntimeError):
+class NoCluster(ToolexpectError, RuntimeError):
     """The local cluster did not start (say, a worker process failed as it started): no report.
     The message says what failed and the first cause distributed gives (the worker's own
     error); ``worker`` is true when a worker (or its nanny) is what failed."""

@@ -1,4 +1,5 @@
-"""What scoring gives: each case's outcome, the unclaimed samples, the report that holds them.
+"""What scoring gives: each case's outcome, the unclaimed samples, the calls that break their
+tool's schema, the report that holds them.
 
 The data :func:`toolexpect.scoring.score` and :meth:`toolexpect.scoring.CompiledSpecs.finish`
 return and every report renders (``toolexpect.report``); importable from
@@ -8,17 +9,13 @@ return and every report renders (``toolexpect.report``); importable from
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from toolexpect.calls import LogRecords
 from toolexpect.diagnostics import Diagnostic, Severity
 from toolexpect.matching import CaseResult, RunResult
 from toolexpect.model import Case
 
-if TYPE_CHECKING:  # toolcheck loads jsonschema, which scoring without --tools never needs
-    from toolexpect.toolcheck import CallFinding
-
-__all__ = ["MAX_UNUSED_IDS", "CaseOutcome", "SampleFinding", "ScoreReport", "UnusedSample"]
+__all__ = ["MAX_UNUSED_IDS", "CallFinding", "CaseOutcome", "SampleFinding", "ScoreReport", "UnusedSample"]
 
 
 MAX_UNUSED_IDS = 1000
@@ -37,6 +34,17 @@ class UnusedSample:
     path: str | None
     line: int | None
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CallFinding:
+    """A recorded call that breaks its tool's schema: which call, tool and argument, and why
+    (found by :func:`toolexpect.toolcheck.check_calls`, importable from there too)."""
+
+    index: int
+    tool: str
+    argument: str | None
+    message: str
 
 
 @dataclass(frozen=True, slots=True)

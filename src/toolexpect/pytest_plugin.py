@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from toolexpect.calls import RecordedSample, ToolCall
+from toolexpect.errors import ToolexpectError
 from toolexpect.recording import Recording, record
 from toolexpect.spelling import PYTEST
 
@@ -166,7 +167,7 @@ def tool_calls() -> Iterator[Recording]:
         yield recording
 
 
-class ToolexpectCaseFailure(Exception):
+class ToolexpectCaseFailure(ToolexpectError):
     """A spec case that failed or could not be scored; the message is the explanation."""
 
 

@@ -35,7 +35,14 @@ from toolexpect.matching import (
     verdict,
 )
 from toolexpect.model import Case, Spec
-from toolexpect.outcomes import MAX_UNUSED_IDS, CaseOutcome, SampleFinding, ScoreReport, UnusedSample
+from toolexpect.outcomes import (
+    MAX_UNUSED_IDS,
+    CallFinding,
+    CaseOutcome,
+    SampleFinding,
+    ScoreReport,
+    UnusedSample,
+)
 from toolexpect.spelling import PYTHON, Spelling
 
 if TYPE_CHECKING:
@@ -47,6 +54,7 @@ Position = tuple[int, ...]
 
 __all__ = [
     "MAX_UNUSED_IDS",
+    "CallFinding",
     "CaseOutcome",
     "CompiledSpecs",
     "Part",

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from toolexpect.errors import ToolexpectError
+
 __all__ = ["KNOWN_KEYS", "Settings", "SettingsError", "find_settings"]
 
 KNOWN_KEYS = (
@@ -39,7 +41,7 @@ KNOWN_KEYS = (
 """Every key of ``[tool.toolexpect]`` (docs/cli.md lists them); any other is an error."""
 
 
-class SettingsError(Exception):
+class SettingsError(ToolexpectError):
     """A ``[tool.toolexpect]`` value that cannot be used; the message says which and why."""
 
 

@@ -1,8 +1,8 @@
-"""The exceptions of the Python API::
+"""The exceptions of the Python API (the whole tree is drawn in :mod:`toolexpect.errors`)::
 
-    ValueError
+    ToolexpectError, ValueError
      └── SpecError                 an invalid spec; carries the diagnostics
-    AssertionError
+    ToolexpectError, AssertionError
      └── ToolCallAssertionError    a failed ``assert_*``; the message is the explanation
 
 Both are shown under their public home, ``toolexpect.api`` (as pytest names a failure).
@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from toolexpect.diagnostics import Diagnostic
+from toolexpect.errors import ToolexpectError
 from toolexpect.report.diagnostics import render
 
 __all__ = ["SpecError", "ToolCallAssertionError"]
 
 
-class SpecError(ValueError):
+class SpecError(ToolexpectError, ValueError):
     """A spec that does not parse, validate or lint; ``diagnostics`` says why."""
 
     def __init__(
@@ -41,7 +42,7 @@ class SpecError(ValueError):
             )
 
 
-class ToolCallAssertionError(AssertionError):
+class ToolCallAssertionError(ToolexpectError, AssertionError):
     """A failed assertion on tool calls; the message explains what was expected and got."""
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolexpect.diagnostics import Diagnostic, Span, make
+from toolexpect.errors import ToolexpectError
 
 __all__ = ["EMPTY_PARAMETERS", "Catalogue", "CatalogueError", "Tool", "fail"]
 
@@ -48,7 +49,7 @@ class Catalogue:
         return tuple(self.tools)
 
 
-class CatalogueError(Exception):
+class CatalogueError(ToolexpectError):
     """A catalogue that cannot be read; ``diagnostic`` is the ``T505`` finding."""
 
     def __init__(self, diagnostic: Diagnostic) -> None:

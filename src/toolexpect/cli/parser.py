@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from toolexpect import __version__
+from toolexpect._version import __version__
 from toolexpect.cli.common import (
     EXIT_USAGE,
     FAIL_ON,

@@ -32,7 +32,7 @@ from typing import Any
 import lark
 from lark import Lark
 
-from toolexpect import __version__
+from toolexpect._version import __version__
 from toolexpect.language.context import keep_comment
 from toolexpect.language.layout import Layout
 from toolexpect.language.transform import ToDocument

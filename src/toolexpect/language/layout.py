@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from toolexpect.errors import ToolexpectError
+
 if TYPE_CHECKING:
     from lark import Token
 
@@ -24,7 +26,7 @@ _OPENERS = {"LPAR": _CALL, "LSQB": _VALUE, "LBRACE": _VALUE}
 _CLOSERS = frozenset({"RPAR", "RSQB", "RBRACE"})
 
 
-class DepthError(Exception):
+class DepthError(ToolexpectError):
     """Values nest deeper than :data:`MAX_DEPTH`; carries the token that went too deep."""
 
     def __init__(self, token: Token) -> None:

@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from toolexpect.diagnostics import Diagnostic, Span, make
+from toolexpect.errors import ToolexpectError
 
 if TYPE_CHECKING:
     from lark import Token
@@ -34,7 +35,7 @@ and from text (``sys.int_info.str_digits_check_threshold``), so every integer a 
 be read, compared and printed in any Python process."""
 
 
-class Problem(Exception):
+class Problem(ToolexpectError):
     """A well-formed token that is not a valid value; ``diagnostic`` says why."""
 
     def __init__(self, diagnostic: Diagnostic) -> None:

@@ -1,8 +1,8 @@
 """Shared pieces of the log readers: the error, the reading context and call building.
 
-Exception tree::
+Exception tree (the whole tree is drawn in :mod:`toolexpect.errors`)::
 
-    Exception
+    ToolexpectError
      └── LogError      a log that cannot be read at all; carries ``.diagnostic``
 
 Every reader module exposes ``NAME``, ``sniff(value) -> bool`` (does a first decoded
@@ -18,6 +18,7 @@ from typing import Any, Protocol, TypeAlias
 
 from toolexpect.calls import CallList, LogRecords, RecordedSample, SampleFacts, ToolCall
 from toolexpect.diagnostics import Diagnostic, Span, make
+from toolexpect.errors import ToolexpectError
 
 __all__ = [
     "Context",
@@ -43,7 +44,7 @@ Note: TypeAlias = Callable[[Any, "str | None"], "SampleFacts | None"]
 """What pairing reads from the record of a sample: ``note(record, sample_id)``."""
 
 
-class LogError(Exception):
+class LogError(ToolexpectError):
     """A log that cannot be read at all; ``diagnostic`` says why and where."""
 
     def __init__(self, diagnostic: Diagnostic) -> None:

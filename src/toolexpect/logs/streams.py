@@ -25,12 +25,13 @@ import stat
 import sys
 from typing import IO, Any
 
+from toolexpect.errors import ToolexpectError
 from toolexpect.logs._base import Context
 
 __all__ = ["Replay", "Shrank", "Watched", "open_stream", "shrank"]
 
 
-class Shrank(OSError):
+class Shrank(ToolexpectError, OSError):
     """A regular file that ended before the bytes it held when it was opened were read."""
 
 

@@ -1,8 +1,8 @@
 """Read a score report back (``toolexpect diff``, ``score --baseline``): JSON, version, schema.
 
-Exception tree::
+Exception tree (the whole tree is drawn in :mod:`toolexpect.errors`)::
 
-    Exception
+    ToolexpectError
      └── ReportError      a file that is not a score report this toolexpect reads; ``.diagnostic``
 
 A report without a ``"version"`` key is version 1 (every report written so far); a later,
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from toolexpect.diagnostics import Diagnostic, Span, make
+from toolexpect.errors import ToolexpectError
 from toolexpect.schema import report_problem
 
 __all__ = ["REPORT_VERSION", "ReportError", "load_report", "parse_report", "report_version"]
@@ -29,7 +30,7 @@ REPORT_VERSION = 1
 _MAKE_ONE = "write one with: toolexpect score SPECS --log LOG --format json -o FILE"
 
 
-class ReportError(Exception):
+class ReportError(ToolexpectError):
     """A file that is not a score report this toolexpect reads; ``diagnostic`` says why."""
 
     def __init__(self, diagnostic: Diagnostic) -> None:

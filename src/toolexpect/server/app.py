@@ -18,7 +18,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, default_converter, lsp_method
 
-from toolexpect import __version__
+from toolexpect._version import __version__
 from toolexpect.server.completion import complete
 from toolexpect.server.documents import Documents
 from toolexpect.server.formatting import format_edits

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from jsonschema.exceptions import ValidationError, best_match
 from referencing.exceptions import Unresolvable
 
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.catalogue import Catalogue
+from toolexpect.outcomes import CallFinding, SampleFinding
 from toolexpect.toolcheck.schemas import (
     ToolSchema,
     declared,
@@ -21,20 +20,7 @@ from toolexpect.toolcheck.schemas import (
     unknown_help,
 )
 
-if TYPE_CHECKING:
-    from toolexpect.scoring import SampleFinding
-
 __all__ = ["CallFinding", "check_calls", "check_samples"]
-
-
-@dataclass(frozen=True, slots=True)
-class CallFinding:
-    """A recorded call that breaks its tool's schema: which call, tool and argument, and why."""
-
-    index: int
-    tool: str
-    argument: str | None
-    message: str
 
 
 def check_calls(calls: Sequence[ToolCall], catalogue: Catalogue) -> list[CallFinding]:
@@ -51,8 +37,6 @@ def check_samples(
 ) -> Iterator[RecordedSample]:
     """Pass ``samples`` through as they are read, adding to ``found`` each recorded call that
     breaks its tool's schema, with its sample (what ``score --tools`` reports)."""
-    from toolexpect.scoring import SampleFinding
-
     for sample in samples:
         for finding in check_calls(sample.calls, catalogue):
             found.append(SampleFinding(sample.id, sample.path, sample.line, finding))
