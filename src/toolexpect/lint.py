@@ -187,6 +187,8 @@ def _requirement_checks(case: dict[str, Any], path: PathKey, locate: Locate) -> 
     for index, req in enumerate(case.get("require", ())):
         kind = req["kind"]
         here = (*path, "require", index)
+        if kind == "count":  # a case may count many calls
+            continue
         if kind in first:
             earlier_index, earlier_threshold = first[kind]
             earlier = _at(locate, (*path, "require", earlier_index))
@@ -315,13 +317,16 @@ def check(document: dict[str, Any], locate: Locate, repeats: Sequence[Repeat] = 
         for kind in ("expect", "forbid"):
             for index, call in enumerate(case.get(kind, ())):
                 found.extend(_call_checks(call, (*path, kind, index), locate))
+        for index, req in enumerate(case.get("require", ())):
+            if req["kind"] == "count" and "call" in req:
+                found.extend(_call_checks(req["call"], (*path, "require", index, "call"), locate))
         found.extend(_requirement_checks(case, path, locate))
         found.extend(_chain_checks(case, path, locate))
         kinds = {req["kind"] for req in case.get("require", ())}
         if (
             not case.get("expect")
             and not case.get("forbid")
-            and not (kinds & {"no_tool_calls", "no_unexpected_calls"})
+            and not (kinds & {"no_tool_calls", "no_unexpected_calls", "count"})
         ):
             found.append(
                 make(

@@ -54,7 +54,7 @@ class CompiledCase:
             self._min_matched = -(-reach // threshold.denominator)
         self.error: str | None = None
         if not case.expectations:
-            if not (case.forbids or case.no_tool_calls or case.no_unexpected_calls):
+            if not (case.forbids or case.no_tool_calls or case.no_unexpected_calls or case.counts):
                 self.error = (
                     f'case "{case.name}" has no expectations and no requirement, '
                     "so it has no accuracy to compute"
