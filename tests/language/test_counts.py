@@ -140,3 +140,35 @@ def test_many_counts_in_a_case_are_not_repeats() -> None:
     text = "require at most 3 calls of a\nrequire at most 3 calls of b\nrequire at most 9 calls\n"
     result = parse_spec_source(text)
     assert result.diagnostics == []
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "language.md"
+
+
+def _documented_counts() -> str:
+    """The example block of docs/language.md's section on counts."""
+    text = DOCS.read_text(encoding="utf-8")
+    section = text[text.index("### Counts and limits") :]
+    return section.split("```", 2)[1]
+
+
+def test_the_documented_count_forms_parse_lint_clean_and_build_the_model() -> None:
+    """Every form in the documented example parses without a finding, one count each."""
+    block = _documented_counts()
+    result = parse_spec_source(block)
+    assert result.diagnostics == []
+    assert result.spec is not None
+    assert len(result.spec.cases[0].counts) == len([line for line in block.splitlines() if line.strip()])
+
+
+def test_the_documented_statement_table_forms_parse() -> None:
+    """Each count form of the statement table parses with N, M and CALL filled in."""
+    text = DOCS.read_text(encoding="utf-8")
+    forms = [
+        line.split("`")[1] for line in text.splitlines() if line.startswith("| `require ") and " N " in line
+    ]
+    assert len(forms) == 5
+    for form in forms:
+        statement = form.replace("N", "2").replace("M", "5").replace("CALL", "search(query=any)")
+        parsed = parse_text(statement + "\n")
+        assert parsed.diagnostics == [], statement
