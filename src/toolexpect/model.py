@@ -285,10 +285,11 @@ def _case(node: Mapping[str, Any]) -> Case:
         span = _span(req)
         if kind == "count":
             call = req.get("call")
+            low, high = req.get("at_least"), req.get("at_most")
             counts.append(
-                CountRequirement(
-                    at_least=req.get("at_least"),
-                    at_most=req.get("at_most"),
+                CountRequirement(  # the schema takes 3.0 for an integer: the count is 3
+                    at_least=int(low) if low is not None else None,
+                    at_most=int(high) if high is not None else None,
                     call=_call(call) if call is not None else None,
                     span=span,
                 )

@@ -172,3 +172,11 @@ def test_the_documented_statement_table_forms_parse() -> None:
         statement = form.replace("N", "2").replace("M", "5").replace("CALL", "search(query=any)")
         parsed = parse_text(statement + "\n")
         assert parsed.diagnostics == [], statement
+
+
+def test_a_count_written_with_a_fraction_of_zero_is_a_whole_number() -> None:
+    """``at most 3.0 calls`` is a count of 3 (JSON Schema takes 3.0 for an integer)."""
+    spec = parse_spec_source("require at most 3.0 calls of a\n").spec
+    assert spec is not None
+    (count,) = spec.cases[0].counts
+    assert count.at_most == 3 and type(count.at_most) is int
