@@ -109,6 +109,14 @@ _TABLE: tuple[Code, ...] = (
         Severity.WARNING,
         "a forbid that matches every call an expect of the case matches",
     ),
+    Code("L312", "impossible-count", Severity.ERROR, "count bounds that no number of calls meets"),
+    Code("L313", "count-says-forbid", Severity.NOTE, "at most 0 calls: the same as a forbid"),
+    Code(
+        "L314",
+        "count-below-expectations",
+        Severity.ERROR,
+        "a count that allows fewer calls than the expectations it covers need",
+    ),
     # R: recorded logs
     Code("R400", "unreadable-log", Severity.ERROR, "a log file that cannot be read"),
     Code("R401", "malformed-record", Severity.ERROR, "a log line or record that is not valid JSON"),

@@ -91,17 +91,112 @@ def _key(node: Any) -> str:
     return json.dumps(without_spans(node), sort_keys=True)
 
 
+def _covers(pattern: dict[str, Any] | None, call: dict[str, Any] | None) -> bool:
+    """True when ``pattern`` matches every call that ``call`` matches: the same tool, and each
+    argument matcher of the pattern is one of the call's (``f`` holds none). A pattern of
+    ``None`` (a count of every call) covers every call."""
+    if pattern is None:
+        return True
+    if call is None or call["tool"] != pattern["tool"]:
+        return False
+    wanted = sorted(_key(arg) for arg in pattern.get("args", ()))
+    have = [_key(arg) for arg in call.get("args", ())]
+    return all(have.count(key) >= wanted.count(key) for key in wanted)
+
+
 def _covered(forbid: dict[str, Any], expects: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     """The first expect of the forbidden tool whose every matching call the forbid matches too:
     each argument matcher of the forbid is one of the expect's (``forbid f`` holds none)."""
-    wanted = sorted(_key(arg) for arg in forbid.get("args", ()))
-    for call in expects:
-        if call["tool"] != forbid["tool"]:
+    return next((call for call in expects if _covers(forbid, call)), None)
+
+
+def _statement(req: dict[str, Any]) -> str:
+    """A count requirement as ``format`` writes it: ``require at most 3 calls of search``."""
+    from toolexpect.language.write import write_count  # loads the grammar: only for a finding
+
+    return visible(write_count(without_spans(req)))
+
+
+def _count_checks(case: dict[str, Any], path: PathKey, locate: Locate) -> Iterator[Diagnostic]:
+    """Count requirements that no run can meet, or that say what another statement says."""
+    counts = [(index, req) for index, req in enumerate(case.get("require", ())) if req["kind"] == "count"]
+    expects = case.get("expect", ())
+    threshold, strict = 1.0, False
+    for req in case.get("require", ()):
+        if req["kind"] == "accuracy":
+            threshold, strict = req["threshold"], req.get("op") == ">"
+    for number, (index, req) in enumerate(counts):
+        here = (*path, "require", index)
+        low, high = req.get("at_least"), req.get("at_most")
+        if low is not None and high is not None and low > high:
+            yield make(
+                "L312",
+                f"{_statement(req)} can never hold: no number of calls is at least {low} and at most {high}",
+                _at(locate, here),
+                help="write the bounds from low to high: "
+                + _statement(dict(req, at_least=high, at_most=low)),
+            )
             continue
-        have = [_key(arg) for arg in call.get("args", ())]
-        if all(have.count(key) >= wanted.count(key) for key in wanted):
-            return call
-    return None
+        # An earlier count that counts every call this one counts, or that this one counts
+        # every call of, with bounds that leave no number between them.
+        for earlier_index, earlier in counts[:number]:
+            if _exclusive(earlier, req) or _exclusive(req, earlier):
+                line = (_at(locate, (*path, "require", earlier_index)) or Span(0, 0, 0, 0)).line
+                yield make(
+                    "L312",
+                    f"{_statement(req)} contradicts {_statement(earlier)}"
+                    + (f" at line {line}" if line else "")
+                    + ": no number of calls meets both",
+                    _at(locate, here),
+                    help="keep one of the two counts, or bounds that some number of calls meets",
+                )
+                break
+        call = req.get("call")
+        if high == 0 and not low:
+            same = f"forbid {visible(_written(call))}" if call is not None else "require no tool calls"
+            yield make(
+                "L313",
+                f"{_statement(req)} says the same as {same}",
+                _at(locate, here),
+                help=f"write {same}",
+            )
+        if high is not None and expects:
+            needed = [e for e in expects if _covers(call, e)]
+            if len(needed) <= high:
+                continue
+            best = (len(expects) - len(needed) + high) / len(expects)  # the most a run can meet
+            if best <= threshold if strict else best < threshold:
+                line = needed[0].get("span", {}).get("line")
+                fewer = dict(req, at_most=len(needed))
+                if low == high:  # exactly n: exactly as many as the expectations need
+                    fewer["at_least"] = len(needed)
+                yield make(
+                    "L314",
+                    f"{_statement(req)} allows fewer calls than the {len(needed)} expect statements "
+                    "that only such calls meet"
+                    + (f" (the first at line {line})" if line else "")
+                    + ", so no run reaches the accuracy the case requires",
+                    _at(locate, here),
+                    help=f"write {_statement(fewer)}, or remove the expectations it rules out",
+                )
+
+
+def _exclusive(wide: dict[str, Any], narrow: dict[str, Any]) -> bool:
+    """True when ``wide`` counts every call that ``narrow`` counts but allows fewer than
+    ``narrow`` requires."""
+    most, least = wide.get("at_most"), narrow.get("at_least")
+    return (
+        most is not None
+        and least is not None
+        and least > most
+        and _covers(wide.get("call"), narrow.get("call"))
+    )
+
+
+def _written(call: dict[str, Any]) -> str:
+    from toolexpect.language.write import write_call  # loads the grammar: only for a finding
+
+    return write_call(call)
 
 
 def _at(locate: Locate, path: PathKey) -> Span | None:
@@ -187,6 +282,8 @@ def _requirement_checks(case: dict[str, Any], path: PathKey, locate: Locate) -> 
     for index, req in enumerate(case.get("require", ())):
         kind = req["kind"]
         here = (*path, "require", index)
+        if kind == "count":  # a case may count many calls
+            continue
         if kind in first:
             earlier_index, earlier_threshold = first[kind]
             earlier = _at(locate, (*path, "require", earlier_index))
@@ -315,13 +412,17 @@ def check(document: dict[str, Any], locate: Locate, repeats: Sequence[Repeat] = 
         for kind in ("expect", "forbid"):
             for index, call in enumerate(case.get(kind, ())):
                 found.extend(_call_checks(call, (*path, kind, index), locate))
+        for index, req in enumerate(case.get("require", ())):
+            if req["kind"] == "count" and "call" in req:
+                found.extend(_call_checks(req["call"], (*path, "require", index, "call"), locate))
         found.extend(_requirement_checks(case, path, locate))
+        found.extend(_count_checks(case, path, locate))
         found.extend(_chain_checks(case, path, locate))
         kinds = {req["kind"] for req in case.get("require", ())}
         if (
             not case.get("expect")
             and not case.get("forbid")
-            and not (kinds & {"no_tool_calls", "no_unexpected_calls"})
+            and not (kinds & {"no_tool_calls", "no_unexpected_calls", "count"})
         ):
             found.append(
                 make(

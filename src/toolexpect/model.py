@@ -16,6 +16,7 @@ from toolexpect.diagnostics import Span
 __all__ = [
     "ArgMatcher",
     "Case",
+    "CountRequirement",
     "Expectation",
     "Json",
     "Op",
@@ -23,6 +24,7 @@ __all__ = [
     "Pattern",
     "Spec",
     "arg_to_json",
+    "count_to_json",
     "expectation_to_json",
     "from_document",
     "pattern_to_json",
@@ -92,6 +94,38 @@ class Expectation:
 
 
 @dataclass(frozen=True, slots=True)
+class CountRequirement:
+    """``require at most 3 calls of search``: how many of a run's calls may match ``call``.
+
+    ``call`` is ``None`` for every call of the run; ``at_least`` and ``at_most`` are the
+    bounds, either ``None`` when not written (``exactly n`` is both ``n``).
+    """
+
+    at_least: int | None = None
+    at_most: int | None = None
+    call: Expectation | None = None
+    span: Span | None = field(default=None, compare=False)
+
+    def holds(self, count: int) -> bool:
+        """True when ``count`` matching calls meet both bounds."""
+        return (self.at_least is None or count >= self.at_least) and (
+            self.at_most is None or count <= self.at_most
+        )
+
+
+def count_to_json(count: CountRequirement) -> dict[str, Any]:
+    """The document node of a count requirement (without spans)."""
+    node: dict[str, Any] = {"kind": "count"}
+    if count.at_least is not None:
+        node["at_least"] = count.at_least
+    if count.at_most is not None:
+        node["at_most"] = count.at_most
+    if count.call is not None:
+        node["call"] = expectation_to_json(count.call)
+    return node
+
+
+@dataclass(frozen=True, slots=True)
 class Case:
     """A named case: what to expect of one recorded run, and what it takes to pass."""
 
@@ -111,6 +145,8 @@ class Case:
     chains: tuple[tuple[int, ...], ...] = ()
     implicit: bool = False
     accuracy_required: bool = False
+    counts: tuple[CountRequirement, ...] = ()
+    """The count requirements (``require at most 3 calls of search``), in the order written."""
     span: Span | None = field(default=None, compare=False)
     requirement_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False)
 
@@ -243,9 +279,22 @@ def _case(node: Mapping[str, Any]) -> Case:
     strict = {"accuracy": False, "pass_rate": False}
     flags = {"no_unexpected_calls": False, "no_tool_calls": False, "order": False}
     spans: list[tuple[str, Span]] = []
+    counts: list[CountRequirement] = []
     for req in node.get("require", ()):
         kind = req["kind"]
         span = _span(req)
+        if kind == "count":
+            call = req.get("call")
+            low, high = req.get("at_least"), req.get("at_most")
+            counts.append(
+                CountRequirement(  # the schema takes 3.0 for an integer: the count is 3
+                    at_least=int(low) if low is not None else None,
+                    at_most=int(high) if high is not None else None,
+                    call=_call(call) if call is not None else None,
+                    span=span,
+                )
+            )
+            continue
         if span is not None:
             spans.append((kind, span))
         if kind == "accuracy":
@@ -271,6 +320,7 @@ def _case(node: Mapping[str, Any]) -> Case:
         chains=tuple(tuple(chain) for chain in node.get("chains", ())),
         implicit=bool(node.get("implicit", False)),
         accuracy_required=any(r["kind"] == "accuracy" for r in node.get("require", ())),
+        counts=tuple(counts),
         span=_span(node),
         requirement_spans=tuple(spans),
     )

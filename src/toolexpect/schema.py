@@ -210,6 +210,20 @@ def _diagnostic(error: ValidationError, document: Any, locate: Locate) -> Diagno
             span,
             help="write a fraction, for example require accuracy >= 0.75",
         )
+    if validator == "minimum" and field_name in ("at_least", "at_most"):
+        return make(
+            "V200",
+            f"a count of calls must not be negative, got {json.dumps(instance)}",
+            span,
+            help="write a whole number of calls, for example require at most 3 calls of search",
+        )
+    if validator == "anyOf" and isinstance(instance, dict) and instance.get("kind") == "count":
+        return make(
+            "V203",
+            f'count requirement at {where} is missing "at_least" or "at_most"',
+            span,
+            help='add "at_least", "at_most" or both',
+        )
     if validator == "minimum" and field_name == "tolerance":
         return make(
             "V205",

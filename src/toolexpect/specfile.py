@@ -204,6 +204,11 @@ def _attach_spans(document: dict[str, Any], locate: Any) -> None:
                     _set_span(arg, locate(("cases", ci, kind, i, "args", ai)))
         for ri, req in enumerate(case.get("require", ())):
             _set_span(req, locate(("cases", ci, "require", ri)))
+            call = req.get("call")
+            if isinstance(call, dict):  # a count's call
+                _set_span(call, locate(("cases", ci, "require", ri, "call")))
+                for ai, arg in enumerate(call.get("args", ())):
+                    _set_span(arg, locate(("cases", ci, "require", ri, "call", "args", ai)))
 
 
 def _set_span(node: dict[str, Any], span: Any) -> None:

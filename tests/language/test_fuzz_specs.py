@@ -62,6 +62,10 @@ bare_names = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,5}", fullmatch=True) | st.s
         "notx",
         "true1",
         "pass",
+        "at",
+        "of",
+        "between",
+        "call",
     ]
 )
 text_values = st.text(st.characters(codec="utf-8") | st.sampled_from(ODD), max_size=8)
@@ -177,7 +181,9 @@ def calls(draw: st.DrawFn) -> str:
 @st.composite
 def statements(draw: st.DrawFn) -> str:
     """One statement of any kind."""
-    kind = draw(st.integers(0, 6))
+    kind = draw(st.integers(0, 7))
+    if kind == 7:
+        return draw(counts())
     if kind <= 1:
         chain = draw(st.lists(calls(), min_size=1, max_size=3))
         joiner = draw(st.sampled_from([" then ", " then\n    "]))
@@ -190,6 +196,19 @@ def statements(draw: st.DrawFn) -> str:
         words = draw(st.sampled_from(["require accuracy ", "require pass rate "]))
         return words + draw(st.sampled_from([">= ", "> "])) + draw(thresholds)
     return draw(st.sampled_from(["require no unexpected calls", "require no tool calls", "require order"]))
+
+
+@st.composite
+def counts(draw: st.DrawFn) -> str:
+    """A count requirement in any of its forms, of one call or of every call (bounds from
+    0 to 5, in either order: reversed bounds are L312)."""
+    low, high = draw(st.integers(0, 5)), draw(st.integers(0, 5))
+    bound = draw(
+        st.sampled_from([f"at most {high}", f"at least {low}", f"exactly {low}", f"between {low} and {high}"])
+    )
+    word = draw(st.sampled_from(["call", "calls"]))
+    of = f" of {draw(calls())}" if draw(st.integers(0, 3)) else ""
+    return f"require {bound} {word}{of}"
 
 
 @st.composite

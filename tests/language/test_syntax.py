@@ -52,6 +52,7 @@ def test_case_files_cover_every_form() -> None:
         '"kind": "order"',
         '"kind": "no_tool_calls"',
         '"kind": "no_unexpected_calls"',
+        '"kind": "count"',
         '"chains"',
         '"question"',
         '"forbid"',

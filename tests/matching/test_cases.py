@@ -41,6 +41,8 @@ def test_case(item: dict[str, Any]) -> None:
         assert result.status == item["status"], [f.message for f in result.failures]
     if "kinds" in item:
         assert [f.kind for f in result.failures] == item["kinds"]
+    if "messages" in item:
+        assert [f.message for f in result.failures] == item["messages"]
     if result.status == "pass":
         assert result.failures == ()
     if case.expectations and calls is not None:
@@ -57,6 +59,7 @@ def test_every_topic_has_cases() -> None:
         "matchers",
         "invalid_json",
         "requirements",
+        "counts",
     }
     for path in files:
         items = json.loads(path.read_text(encoding="utf-8"))

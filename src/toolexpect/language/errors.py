@@ -91,10 +91,15 @@ def _found(token: Token) -> str:
 @functools.cache
 def _require_forms() -> tuple[str, ...]:
     """Each form of the ``require`` statement, written out as an example."""
-    return tuple(
+    forms = [
         " ".join(_EXAMPLE_NUMBER if word == "number" else word for word in words)
         for words in spellings("require_stmt").values()
-    )
+    ]
+    for words in spellings("count_bound").values():
+        numbers = iter(("2", "4") if words.count("number") == 2 else ("3",))  # between takes two
+        bound = " ".join(next(numbers) if word == "number" else word for word in words)
+        forms.append(f"require {bound} calls of TOOL")
+    return tuple(forms)
 
 
 _STATEMENT_SYNONYMS = {word: ["question"] for word in ("prompt", "query", "ask")}
@@ -166,7 +171,7 @@ def _help_for(expected: set[str], token: Token) -> str | None:
         return 'separate object members with "," and close the object with "}"'
     if "RBRACE" in expected and token.type == "$END":
         return 'close the case with "}"'
-    if token.type in ("NAME", "KEY"):
+    if token.type in ("NAME", "KEY") or (token.type != "$END" and word.isalpha()):  # a name, or a keyword
         import difflib  # only for an error, so not at start-up
 
         keywords = [w for t in expected if (w := _word(t)) is not None and w.isalpha()]

@@ -18,6 +18,7 @@ import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolexpect.language.grammar import literal
 from toolexpect.language.parse import Comment
 from toolexpect.language.write import (
     argument_groups,
@@ -151,6 +152,11 @@ def _statements(case: dict[str, Any], indent: str, layout: _Layout) -> list[_Anc
     for call in case.get("forbid", []):
         add(_call_lines(call, "forbid ", "", indent, layout))
     for req in case.get("require", []):
+        call = req.get("call") if req["kind"] == "count" else None
+        if call is not None:  # a count of one call: laid out as that call is
+            head = write_requirement({k: v for k, v in req.items() if k != "call"}) + f" {literal('OF')} "
+            add(_call_lines(call, head, "", indent, layout))
+            continue
         add([_Anchor(write_requirement(req), _span_start(req), _span_end(req), indent)])
     items.sort(key=lambda item: (item[0], item[1]))
     return [line for item in items for line in item[2]]

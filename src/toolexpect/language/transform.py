@@ -358,6 +358,35 @@ class ToDocument(Transformer[Token, list[Any]]):
     def require_order(self, children: builtins.list[Token]) -> _Statement:
         return self._flag("order", children)
 
+    # A count's bounds: (at least, at most), either left out.
+    def count_at_most(self, children: builtins.list[Token]) -> tuple[Token | None, Token | None]:
+        return (None, children[-1])
+
+    def count_at_least(self, children: builtins.list[Token]) -> tuple[Token | None, Token | None]:
+        return (children[-1], None)
+
+    def count_exactly(self, children: builtins.list[Token]) -> tuple[Token | None, Token | None]:
+        return (children[-1], children[-1])
+
+    def count_between(self, children: builtins.list[Token]) -> tuple[Token | None, Token | None]:
+        return (children[1], children[3])
+
+    def count_stmt(self, children: builtins.list[Any]) -> _Statement:
+        first, (low, high) = children[0], children[1]
+        node: dict[str, Any] = {"kind": "count"}
+        if low is not None:
+            node["at_least"] = number_of(low)
+        if high is not None:
+            node["at_most"] = number_of(high)
+        last = children[-1]
+        if type(last) is dict:  # `of CALL`
+            node["call"] = last
+            span = self._through(first, last["span"])
+        else:
+            span = span_between(first, last)
+        node["span"] = span
+        return _Statement("require", node, span)
+
     def case(self, children: builtins.list[Any]) -> dict[str, Any]:
         case = _new_case(name_of(children[1]), span_between(children[0], children[-1]))
         for child in children[3:-1]:

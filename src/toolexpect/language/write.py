@@ -26,6 +26,7 @@ __all__ = [
     "format_value",
     "write_arguments",
     "write_call",
+    "write_count",
     "write_group",
     "write_name",
     "write_number",
@@ -189,8 +190,43 @@ def write_call(call: dict[str, Any]) -> str:
     return head + "(" + ", ".join(write_arguments(args)) + ")"
 
 
+@functools.cache
+def _count_forms() -> dict[str, str]:
+    """How each bound of a count is written, by its alias: ``{}`` stands for each number."""
+    return {
+        alias: " ".join("{}" if word == "number" else word for word in words)
+        for alias, words in spellings("count_bound").items()
+    }
+
+
+def write_count(req: dict[str, Any]) -> str:
+    """A count requirement: ``require at most 3 calls of search`` (``exactly`` where both
+    bounds are one number, ``call`` after the number 1); ``of CALL`` when it counts one call."""
+    low: int | None = req.get("at_least")
+    high: int | None = req.get("at_most")
+    forms = _count_forms()
+    numbers: tuple[int | None, ...]
+    if low is not None and high is not None:
+        if low == high:
+            bound, numbers = forms["count_exactly"].format(low), (low,)
+        else:
+            bound, numbers = forms["count_between"].format(low, high), (low, high)
+    elif high is not None:
+        bound, numbers = forms["count_at_most"].format(high), (high,)
+    else:
+        bound, numbers = forms["count_at_least"].format(low), (low,)
+    word = literal("CALL") if numbers == (1,) else literal("CALLS")
+    text = f"{literal('REQUIRE')} {bound} {word}"
+    call = req.get("call")
+    if call is not None:
+        text += f" {literal('OF')} {write_call(call)}"
+    return text
+
+
 def write_requirement(req: dict[str, Any]) -> str:
     """A ``require`` statement."""
+    if req["kind"] == "count":
+        return write_count(req)
     form = _requirements()[req["kind"]]
     if "{number}" not in form:
         return form

@@ -4,8 +4,9 @@
 (matchers compiled, expectations planned for pairing). :meth:`CompiledCase.evaluate`
 scores one run and checks the requirements of docs/language.md (pass or fail): the
 accuracy threshold, ``forbid``, ``require no unexpected calls``, ``require no tool calls``,
-``then`` chains and ``require order``. A compiled case holds no state of a run, so one may
-be shared by threads.
+``then`` chains, ``require order`` and each count requirement (``require at most 3 calls of
+search``: the run's calls that match the call, counted apart from pairing). A compiled case
+holds no state of a run, so one may be shared by threads.
 """
 
 from __future__ import annotations
@@ -31,13 +32,27 @@ __all__ = ["CompiledCase", "compile_case", "evaluate", "tool_call_accuracy"]
 class CompiledCase:
     """A case made ready to score many runs: build once with :func:`compile_case`, reuse."""
 
-    __slots__ = ("_chains", "_expectations", "_forbids", "_min_matched", "_plan", "_wording", "case", "error")
+    __slots__ = (
+        "_chains",
+        "_counts",
+        "_expectations",
+        "_forbids",
+        "_min_matched",
+        "_plan",
+        "_wording",
+        "case",
+        "error",
+    )
 
     def __init__(self, case: Case) -> None:
         """Compile ``case``: its matchers, its pairing plan and its requirements."""
         self.case = case
         self._expectations = tuple(CompiledExpectation.of(i, e) for i, e in enumerate(case.expectations))
         self._forbids = tuple(CompiledExpectation.of(i, f) for i, f in enumerate(case.forbids))
+        self._counts = tuple(
+            (count, CompiledExpectation.of(i, count.call) if count.call is not None else None)
+            for i, count in enumerate(case.counts)
+        )
         self._plan = Plan.of(self._expectations, (f.tool for f in case.forbids))
         self._wording: tuple[Wording, ...] | None = None
         chains: list[tuple[int | None, tuple[int, ...]]] = list(enumerate(case.chains))
@@ -54,7 +69,7 @@ class CompiledCase:
             self._min_matched = -(-reach // threshold.denominator)
         self.error: str | None = None
         if not case.expectations:
-            if not (case.forbids or case.no_tool_calls or case.no_unexpected_calls):
+            if not (case.forbids or case.no_tool_calls or case.no_unexpected_calls or case.counts):
                 self.error = (
                     f'case "{case.name}" has no expectations and no requirement, '
                     "so it has no accuracy to compute"
@@ -138,9 +153,10 @@ class CompiledCase:
         forbidden = self._forbidden(calls, by_tool) if self._forbids else []
         unexpected = case.no_unexpected_calls and matched < total
         breaks = self._breaks(calls, by_tool) if self._chains else []
-        if threshold_ok and not (called or forbidden or unexpected or breaks):
+        miscounted = self._miscounted(calls) if self._counts else []
+        if threshold_ok and not (called or forbidden or unexpected or breaks or miscounted):
             return RunResult(case.name, "pass", score, matched, expected, total, precision, f1, pairs)
-        findings = Findings(called, threshold_ok, forbidden, unexpected, breaks)
+        findings = Findings(called, threshold_ok, forbidden, unexpected, breaks, miscounted)
         why = functools.partial(
             explain, case, self._expectations, self._forbids, calls, pairing, findings, self._words
         )
@@ -170,6 +186,22 @@ class CompiledCase:
                 hits = [p for p in positions if check(arguments_of(calls[p]))]
                 if hits:
                     found.append((forbid.index, hits))
+        return found
+
+    def _miscounted(self, calls: Sequence[ToolCall]) -> list[tuple[int, tuple[int, ...]]]:
+        """Each count requirement (its index) that the run does not meet, with the calls it
+        counted: those matching its call, whatever they are paired with, or every call."""
+        found: list[tuple[int, tuple[int, ...]]] = []
+        for index, (count, compiled) in enumerate(self._counts):
+            if compiled is None:
+                counted = tuple(range(len(calls)))
+            else:
+                tool, check = compiled.expectation.tool, compiled.check
+                counted = tuple(
+                    p for p, call in enumerate(calls) if call.name == tool and check(arguments_of(call))
+                )
+            if not count.holds(len(counted)):
+                found.append((index, counted))
         return found
 
     def _breaks(self, calls: Sequence[ToolCall], by_tool: Mapping[str, list[int]]) -> list[Break]:

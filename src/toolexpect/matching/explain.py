@@ -26,7 +26,7 @@ from toolexpect.matching.wording import (
     unread_arguments,
     wording,
 )
-from toolexpect.model import ArgMatcher, Case
+from toolexpect.model import ArgMatcher, Case, CountRequirement
 
 __all__ = [
     "MAX_CLOSEST",
@@ -69,6 +69,8 @@ class Findings(NamedTuple):
     forbidden: list[tuple[int, list[int]]]
     unexpected: bool
     breaks: list[Break]
+    miscounted: Sequence[tuple[int, tuple[int, ...]]] = ()
+    """Each count requirement the run does not meet (its index) with the calls it counted."""
 
 
 def explain(
@@ -130,7 +132,65 @@ def explain(
         failures.extend(_unexpected(case, calls, pairing.assigned))
     for number, chain, (step, previous) in findings.breaks:
         failures.append(_order(expectations, words(), number, chain, step, previous, calls, pairing.by_tool))
+    for index, counted in findings.miscounted:
+        failures.append(_miscount(case, index, counted, calls))
     return tuple(failures)
+
+
+def _times(number: int) -> str:
+    return "once" if number == 1 else f"{number} times"
+
+
+def _calls(number: int) -> str:
+    return "no call" if number == 0 else "1 call" if number == 1 else f"{number} calls"
+
+
+def _allowed(count: CountRequirement) -> str:
+    """What a count allows, in words: ``at most 3 are allowed``, ``exactly 1 is required``."""
+    low, high = count.at_least, count.at_most
+    if low is not None and high is not None:
+        if low == high:
+            return f"exactly {low} {'is' if low == 1 else 'are'} required"
+        return f"between {low} and {high} are required"
+    if high is not None:
+        return f"at most {high} {'is' if high == 1 else 'are'} allowed"
+    return f"at least {low} {'is' if low == 1 else 'are'} required"
+
+
+def _miscount(case: Case, index: int, counted: Sequence[int], calls: Sequence[ToolCall]) -> Failure:
+    """A count requirement the run does not meet: how many calls it counted, what it allows,
+    and the calls counted (the first five named in the message)."""
+    count = case.counts[index]
+    number = len(counted)
+    if count.call is None:
+        subject = f"the run made {_calls(number)}"
+    elif count.call.args:
+        subject = f"{source_call(count.call)} matched {_calls(number)}"
+    elif number == 0:
+        subject = f"{count.call.tool} was never called"
+    else:
+        subject = f"{count.call.tool} was called {_times(number)}"
+    message = f"{subject}; {_allowed(count)}"
+    shown = 5
+    if counted:
+        named = (
+            f"#{p + 1}" if count.call is not None else f"#{p + 1} {calls[p].name}" for p in counted[:shown]
+        )
+        more = f" and {number - shown} more" if number > shown else ""
+        message += f" (call{'s' if number > 1 else ''} {', '.join(named)}{more})"
+    return Failure(
+        "count",
+        message,
+        count.span,
+        {
+            "count": index,
+            "tool": count.call.tool if count.call is not None else None,
+            "at_least": count.at_least,
+            "at_most": count.at_most,
+            "counted": number,
+            "calls": tuple(counted),
+        },
+    )
 
 
 def _unmatched(

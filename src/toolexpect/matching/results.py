@@ -37,6 +37,7 @@ FailureKind = Literal[
     "unexpected",
     "order",
     "no_tool_calls",
+    "count",
     "pass_rate",
     "error",
     "request_failed",
@@ -90,6 +91,9 @@ class Failure:
       ``after_call`` (the call the previous step matched, ``None`` for the first step),
       ``matching_calls`` (every call matching the step, wherever it is)
     * ``no_tool_calls``: ``calls`` (all of them)
+    * ``count`` (a count requirement not met): ``count`` (index in ``case.counts``), ``tool``
+      (``None`` for a count of every call), ``at_least`` and ``at_most`` (``None`` when not
+      written), ``counted`` and ``calls`` (the calls it counted)
     * ``pass_rate``: ``runs``, ``passed``, ``required``
     * ``error``: nothing
     * ``request_failed`` (the run's request failed, so it was not scored): ``error`` (the

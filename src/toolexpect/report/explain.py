@@ -138,6 +138,13 @@ def _failure_lines(
         lines = [f"  - expected no tool calls, got {len(every)}"]
         lines.extend(f"      {_call_at(calls, p)}" for p in every[:10])
         return lines
+    if kind == "count":
+        counted: Sequence[int] = details.get("calls") or ()
+        lines = [f"  - {failure.message}{where}"]
+        lines.extend(f"      counted {_call_at(calls, p)}" for p in counted[:10])
+        if len(counted) > 10:
+            lines.append(f"      … and {len(counted) - 10} more")
+        return lines
     if kind == "threshold":
         return [f"  - {failure.message}"]
     return [f"  - {failure.message}{where}"]
