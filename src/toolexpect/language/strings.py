@@ -54,6 +54,19 @@ _LOW_SURROGATE = re.compile(r"\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 _RAW_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def _half_pair(what: str, line: int, column: int, width: int) -> Problem:
+    """P103 for half of a surrogate pair (``what``: the string's character or escape, as the
+    message's start), ``width`` characters at ``line`` and ``column``."""
+    return Problem(
+        make(
+            "P103",
+            f"{what} half of a surrogate pair without its other half",
+            Span(line, column, line, column + width),
+            help="write the character itself, or both halves: \\ud83d\\ude00",
+        )
+    )
+
+
 def decode_string(token: Token) -> str:
     """Decode a double- or single-quoted string token with JSON escapes; a raw string
     (``r"\\d+"``) is its text between the quotes, backslashes included."""
@@ -61,15 +74,8 @@ def decode_string(token: Token) -> str:
     lone = _RAW_SURROGATE.search(raw)
     if lone is not None:
         # Only a text given as a string can hold one (an editor's buffer, the API): no file can.
-        line, column = token.line or 1, (token.column or 1) + lone.start()
-        raise Problem(
-            make(
-                "P103",
-                f"string holds U+{ord(lone.group()):04X}, half of a surrogate pair without its other half",
-                Span(line, column, line, column + 1),
-                help="write the character itself, or both halves: \\ud83d\\ude00",
-            )
-        )
+        what = f"string holds U+{ord(lone.group()):04X},"
+        raise _half_pair(what, token.line or 1, (token.column or 1) + lone.start(), 1)
     if raw[0] == "r":
         return raw[2:-1]
     quote, body = raw[0], raw[1:-1]
@@ -98,16 +104,8 @@ def decode_string(token: Token) -> str:
                 code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                 i += 6
             elif 0xD800 <= code < 0xE000:
-                column = (token.column or 1) + 1 + i - 6
-                line = token.line or 1
-                raise Problem(
-                    make(
-                        "P103",
-                        f"escape \\u{code:04x} is half of a surrogate pair without its other half",
-                        Span(line, column, line, column + 6),
-                        help="write the character itself, or both halves: \\ud83d\\ude00",
-                    )
-                )
+                what = f"escape \\u{code:04x} is"
+                raise _half_pair(what, token.line or 1, (token.column or 1) + 1 + i - 6, 6)
             out.append(chr(code))
         else:
             column = (token.column or 1) + 1 + i
