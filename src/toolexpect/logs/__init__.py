@@ -167,9 +167,9 @@ def open_log(path: str | os.PathLike[str], fmt: str = "auto") -> LogReader:
             if not probe:
                 first = probe_ctx.diagnostics[0].message if probe_ctx.diagnostics else "no records"
                 raise probe_ctx.fatal("R401", f"log has no readable JSON record ({first})", None)
-            chosen, spread = _choose_lines(fmt, probe, probe_ctx)
+            chosen, spread = _choose_records(fmt, probe, probe_ctx, "log")
         else:
-            chosen, spread = _choose_document(fmt, source.document, probe_ctx, "log")
+            chosen, spread = _choose_records(fmt, [source.document], probe_ctx, "log")
     except LogError:
         source.close()
         raise
@@ -183,9 +183,10 @@ def open_logs(paths: Iterable[str | os.PathLike[str]], fmt: str = "auto") -> lis
     return [open_log(found, fmt) for given in paths for found in log_paths(os.fspath(given))]
 
 
-def _choose_lines(fmt: str, probe: list[Any], ctx: Context) -> tuple[str, bool]:
-    """Format of JSON Lines from their first records; ``spread`` when only the elements of
-    their list records fit (a JSON document written on one line, as ``json.dump`` does)."""
+def _choose_records(fmt: str, probe: list[Any], ctx: Context, what: str) -> tuple[str, bool]:
+    """Format of a log from its first records (a document: its one record); ``spread`` when
+    only the elements of its list records fit (a JSON document of conversations, pretty or
+    written on one line as ``json.dump`` does)."""
     if fmt == "auto":
         found = detect(probe)
         if found is not None:
@@ -194,22 +195,8 @@ def _choose_lines(fmt: str, probe: list[Any], ctx: Context) -> tuple[str, bool]:
         return fmt, False
     items = [item for value in probe if isinstance(value, list) for item in value[:_PROBE_RECORDS]]
     if items:
-        return _choose(fmt, items[:_PROBE_RECORDS], ctx, "log"), True
-    return _choose(fmt, probe, ctx, "log"), False
-
-
-def _choose_document(fmt: str, document: Any, ctx: Context, what: str) -> tuple[str, bool]:
-    """Format of a whole document; ``spread`` when only its elements fit."""
-    whole = [document]
-    if fmt == "auto":
-        found = detect(whole)
-        if found is not None:
-            return found, False
-    elif fits(fmt, whole):
-        return fmt, False
-    if isinstance(document, list) and document:
-        return _choose(fmt, document[:_PROBE_RECORDS], ctx, what), True
-    return _choose(fmt, whole, ctx, what), False
+        return _choose(fmt, items[:_PROBE_RECORDS], ctx, what), True
+    return _choose(fmt, probe, ctx, what), False
 
 
 def _plain(value: Any, depth: int = 0) -> Any:
@@ -319,7 +306,7 @@ def read_value(value: Any, fmt: str = "auto") -> tuple[list[RecordedSample], lis
     if lines:
         chosen = _choose(fmt, [v for _, v in records[:_PROBE_RECORDS]], ctx, "value")
     else:
-        chosen, spread = _choose_document(fmt, records[0][1], ctx, "value")
+        chosen, spread = _choose_records(fmt, [records[0][1]], ctx, "value")
         if spread:
             records = [(None, item) for item in records[0][1]]
     try:
