@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from logs_support import call, read, summary
 
 from toolexpect.logs import LOG_FORMATS
@@ -719,3 +721,46 @@ def test_bfcl_results() -> None:
         ),
     ]
     assert codes == ["R403"]  # an answer in words ("text_4") is a sample without calls
+
+
+def _chat(number: int, calls: bool = False) -> str:
+    """One conversation record; with ``calls``, its answer holds Anthropic ``tool_use`` blocks."""
+    import json
+
+    answer: dict[str, object] = {"role": "assistant", "content": "Hello."}
+    if calls:
+        answer = {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}],
+        }
+    return json.dumps({"id": f"run {number}", "messages": [{"role": "user", "content": "Hi?"}, answer]})
+
+
+def test_chat_conversations_without_any_call_are_read_as_runs_without_calls(tmp_path: Path) -> None:
+    """A log of conversations that hold no call (the runs of cases requiring none) fits no
+    format's own test; it is read as OpenAI Chat, each record a run without calls."""
+    from toolexpect.logs import open_log
+
+    log = tmp_path / "talk.jsonl"
+    log.write_text("".join(_chat(n) + "\n" for n in range(3)), encoding="utf-8")
+    reader = open_log(log)
+    assert reader.format == "openai-chat"
+    assert [(s.id, s.calls) for s in reader] == [("run 0", ()), ("run 1", ()), ("run 2", ())]
+    assert reader.diagnostics == []
+    assert reader.records.without_calls == 3
+
+
+def test_anthropic_blocks_after_the_probed_records_are_reported_not_lost(tmp_path: Path) -> None:
+    """When the first records decide OpenAI Chat, a later conversation holding Anthropic
+    ``tool_use`` blocks is an R404 at its line naming the format to give, never 0 calls in
+    silence."""
+    from toolexpect.logs import open_log
+
+    log = tmp_path / "talk.jsonl"
+    log.write_text("".join(_chat(n, calls=n == 25) + "\n" for n in range(26)), encoding="utf-8")
+    reader = open_log(log)
+    assert reader.format == "openai-chat"
+    list(reader)
+    found = [(d.code, d.span.line if d.span else None, d.help) for d in reader.diagnostics]
+    assert found == [("R404", 26, "read the log with --log-format anthropic")]
+    assert reader.records.reported == 1
