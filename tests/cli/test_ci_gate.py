@@ -1,6 +1,6 @@
 """The CI gate as a user runs it (a real ``python -m toolexpect`` process): --fail-under adds a
 gate to the cases' verdicts, -o writes the format its file names, unknown settings are refused,
-and a report written to a file still leaves its summary on the terminal (issue 25, 1 to 4)."""
+and a report written to a file still leaves its summary on the terminal."""
 
 from __future__ import annotations
 
