@@ -24,7 +24,7 @@ from bench_score import generate
 from toolexpect.cli.common import load_all
 from toolexpect.logs import open_log
 from toolexpect.report.score import MAX_RUNS_SHOWN
-from toolexpect.scoring import score
+from toolexpect.scoring.partial import score
 
 CACHE = Path(__file__).resolve().parent / ".cache" / "client-memory"
 

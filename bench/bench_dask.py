@@ -6,7 +6,7 @@ under ``bench/.cache/dask``, then prints:
 * ``toolexpect score`` (text report) in one process, timed in this process;
 * the time to start a ``LocalCluster`` of 1 and of 2 worker processes, stated apart, and on each
   ``toolexpect score --dask ADDRESS`` (the same command, its output checked to be the single
-  process's) and ``toolexpect.dask.run`` with its seconds per stage; on 1 worker, the wall and
+  process's) and ``toolexpect.scale.dask.run`` with its seconds per stage; on 1 worker, the wall and
   CPU seconds of scoring one partition;
 * the cost model fitted on the 1-worker run (per-partition cost, merge cost per partition,
   finish cost per run, planning), its prediction for 2 workers against the measurement, and its
@@ -34,13 +34,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_score import generate
 from distributed import Client, LocalCluster
 
-from toolexpect import dask as on_dask
 from toolexpect.cli import main as main_cli
 from toolexpect.cli.common import load_all
 from toolexpect.model import Spec
 from toolexpect.report.score import MAX_RUNS_SHOWN
-from toolexpect.scoring import CompiledSpecs
-from toolexpect.shards import Shard, score_shard, survey_log
+from toolexpect.scale import dask as on_dask
+from toolexpect.scale.shards import Shard, score_shard, survey_log
+from toolexpect.scoring.partial import CompiledSpecs
 
 CACHE = Path(__file__).resolve().parent / ".cache" / "dask"
 

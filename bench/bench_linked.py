@@ -1,4 +1,4 @@
-"""What joining runs across logs costs an engine (``toolexpect.linked``), in one process.
+"""What joining runs across logs costs an engine (``toolexpect.scale.linked``), in one process.
 
 Writes (fixed seed) OpenAI chat logs of ``--conversations`` three-turn conversations, one record
 per turn (the conversation so far), every conversation opening with the same system prompt, in
@@ -24,11 +24,11 @@ import tracemalloc
 from pathlib import Path
 
 from toolexpect.api import parse_spec
-from toolexpect.linked import Links, without_held
 from toolexpect.logs import open_logs
-from toolexpect.partition import score_read
-from toolexpect.scoring import CompiledSpecs
-from toolexpect.shards import Shard, relink_shard, score_set_aside, score_shard, survey_log
+from toolexpect.scale.linked import Links, without_held
+from toolexpect.scale.partition import score_read
+from toolexpect.scale.shards import Shard, relink_shard, score_set_aside, score_shard, survey_log
+from toolexpect.scoring.partial import CompiledSpecs
 
 CACHE = Path(__file__).resolve().parent / ".cache" / "linked"
 SPEC = 'case "c0" {\n    expect get_weather\n}\ncase "c1" {\n    expect get_weather\n    expect send\n}\n'

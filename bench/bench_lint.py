@@ -73,7 +73,7 @@ def throughput(files: int, cases: int) -> tuple[int, int, float, float]:
     from lark import Lark
 
     from toolexpect.language.grammar import grammar_text
-    from toolexpect.specfile import load_spec_file
+    from toolexpect.specfiles.stages import load_spec_file
 
     with tempfile.TemporaryDirectory() as folder:
         paths = []

@@ -27,8 +27,8 @@ from toolexpect.logs import open_log
 from toolexpect.report.html import render_html
 from toolexpect.report.score import render
 from toolexpect.report.score_json import to_json
-from toolexpect.scoring import score
-from toolexpect.specfile import parse_spec_source
+from toolexpect.scoring.partial import score
+from toolexpect.specfiles.stages import parse_spec_source
 
 
 def _best(work: Callable[[], object], rounds: int = 3) -> float:

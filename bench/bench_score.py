@@ -85,7 +85,7 @@ def phases(spec: Path, log: Path) -> None:
     from toolexpect.cli.common import load_all as _load_all
     from toolexpect.logs import open_log
     from toolexpect.report import score as report
-    from toolexpect.scoring import score
+    from toolexpect.scoring.partial import score
 
     start = time.perf_counter()
     files, _ = _load_all([str(spec)])

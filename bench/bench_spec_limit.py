@@ -107,7 +107,7 @@ def measure(path: Path, repeat: int) -> dict[str, float]:
             if main([*argv, str(path)]) != 0:
                 raise SystemExit(f"toolexpect {argv[0]} failed on {path}")
 
-    from toolexpect.specfile import MAX_SPEC_BYTES
+    from toolexpect.specfiles.stages import MAX_SPEC_BYTES
 
     if path.stat().st_size > MAX_SPEC_BYTES:  # the commands refuse it (P105)
         figures["lint cmd"] = figures["lint wall"] = figures["compile cmd"] = math.nan

@@ -6,9 +6,9 @@ on every commit) loads only what it needs.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from toolexpect._lazy import exports
 from toolexpect._version import __version__ as __version__
 
 if TYPE_CHECKING:
@@ -24,11 +24,11 @@ if TYPE_CHECKING:
         parse_spec,
         score,
     )
+    from toolexpect.api.fluent import given
+    from toolexpect.api.recording import Recording, record, tool
     from toolexpect.calls import RecordedSample, ToolCall
     from toolexpect.diagnostics import Diagnostic
     from toolexpect.errors import ToolexpectError
-    from toolexpect.fluent import given
-    from toolexpect.recording import Recording, record, tool
 
 __all__ = [
     "Diagnostic",
@@ -55,7 +55,7 @@ _HOMES = {
     "Diagnostic": "toolexpect.diagnostics",
     "Evaluation": "toolexpect.api",
     "RecordedSample": "toolexpect.calls",
-    "Recording": "toolexpect.recording",
+    "Recording": "toolexpect.api.recording",
     "Sample": "toolexpect.api",
     "SpecError": "toolexpect.api",
     "ToolCall": "toolexpect.calls",
@@ -64,25 +64,13 @@ _HOMES = {
     "ToolexpectError": "toolexpect.errors",
     "assert_tool_calls": "toolexpect.api",
     "calls_from": "toolexpect.api",
-    "given": "toolexpect.fluent",
+    "given": "toolexpect.api.fluent",
     "load_spec": "toolexpect.api",
     "parse_spec": "toolexpect.api",
-    "record": "toolexpect.recording",
+    "record": "toolexpect.api.recording",
     "score": "toolexpect.api",
-    "tool": "toolexpect.recording",
+    "tool": "toolexpect.api.recording",
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name from the module it lives in, on first use."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'toolexpect' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    """The public names, for ``dir()`` and completion."""
-    return sorted([*globals(), *__all__])
+__getattr__, __dir__ = exports(__name__, _HOMES)

@@ -80,7 +80,7 @@ PYTEST = Spelling(
     "PATH",
     "shell",
 )
-"""The options of the pytest plugin (:mod:`toolexpect.pytest_plugin`)."""
+"""The options of the pytest plugin (:mod:`toolexpect.api.pytest_plugin`)."""
 
 PYTHON = Spelling(
     "Python",

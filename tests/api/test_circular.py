@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from toolexpect import Sample, ToolCall, ToolCallAccuracyEvaluator, given, score
+from toolexpect.api.recording import record
 from toolexpect.language.layout import MAX_DEPTH
-from toolexpect.recording import record
 
 
 def _nested(levels: int) -> Any:

@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 import toolexpect
 from toolexpect import Sample, ToolCall, ToolCallAccuracyEvaluator, parse_spec
 from toolexpect.api import as_calls, expectation_of
+from toolexpect.api.recording import to_json
 from toolexpect.matching import LaterFailures, RunResult, evaluate
 from toolexpect.matching import case as compiled_case
 from toolexpect.model import Case, Expectation
-from toolexpect.recording import to_json
 from toolexpect.report.explain import explain_run
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))

@@ -47,7 +47,7 @@ def decorated_weather(city: str) -> str:
     return city
 
 
-def _then(tool: object, calls: list[ToolCall], **arguments: Any) -> toolexpect.fluent.Then:
+def _then(tool: object, calls: list[ToolCall], **arguments: Any) -> toolexpect.api.fluent.Then:
     return (
         given()
         .question("q")
@@ -149,7 +149,7 @@ def test_accuracy_failure_explains_arguments() -> None:
     assert 'city: expected "Berlin", got "Paris"' in str(info.value)
 
 
-def _one_of_two() -> toolexpect.fluent.Then:
+def _one_of_two() -> toolexpect.api.fluent.Then:
     """Two expected calls, ``a`` and ``b``, and a run that called ``a`` only."""
     return (
         given()
@@ -181,7 +181,7 @@ def test_no_unexpected_tool_calls() -> None:
 def test_tool_call_order() -> None:
     """Expected calls in another order fail assert_tool_call_order but not the accuracy."""
 
-    def then_for(calls: list[ToolCall]) -> toolexpect.fluent.Then:
+    def then_for(calls: list[ToolCall]) -> toolexpect.api.fluent.Then:
         return (
             given()
             .question("q")

@@ -23,7 +23,7 @@ from toolexpect.calls import RecordedSample
 from toolexpect.matching import evaluate
 from toolexpect.model import Case, Spec
 from toolexpect.report import score as score_report
-from toolexpect.scoring import score
+from toolexpect.scoring.partial import score
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 

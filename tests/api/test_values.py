@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from toolexpect import Sample, ToolCall, ToolCallAccuracyEvaluator, calls_from, given, score
-from toolexpect.recording import record, to_json
+from toolexpect.api.recording import record, to_json
 
 np = pytest.importorskip("numpy")
 
@@ -212,7 +212,7 @@ def test_recording_orders_sets_by_their_values() -> None:
 def test_recording_of_sets_does_not_depend_on_the_hash_seed() -> None:
     """The recorded list of a set of strings and mixed values is the same under two hash seeds."""
     code = (
-        "from toolexpect.recording import to_json; "
+        "from toolexpect.api.recording import to_json; "
         "print(to_json({'s': {'q', 'w', 'e', 'r', 't', 'y', 1, 2.5, None, ('a',)}}))"
     )
     outputs = {

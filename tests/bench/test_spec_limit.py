@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from toolexpect.specfile import parse_spec_source
+from toolexpect.specfiles.stages import parse_spec_source
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 

@@ -8,8 +8,8 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
+from toolexpect.baseline.load import load_report
 from toolexpect.cli import main
-from toolexpect.report.load import load_report
 
 SPEC = 'case "a" {\n    expect t(x=1)\n}\n\ncase "b" {\n    expect t(x=1)\n    expect u\n}\n'
 LINES = [

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from toolexpect.baseline.load import load_report
 from toolexpect.cli import main
-from toolexpect.report.load import load_report
 
 SPEC = 'case "a" {\n    expect t(x=1)\n}\n'
 UGLY = 'case "a" {\n  expect   t( x=1)\n}\n'

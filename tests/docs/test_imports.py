@@ -53,11 +53,13 @@ def test_the_version_is_read_from_one_module() -> None:
 def test_the_findings_of_recorded_calls_keep_their_import_paths() -> None:
     """``CallFinding`` and ``SampleFinding`` live beside the score outcomes and are the same
     classes under every path they were imported from before."""
-    import toolexpect.outcomes as outcomes
-    import toolexpect.scoring as scoring
+    import toolexpect.scoring.outcomes as outcomes
+    import toolexpect.scoring.partial as scoring
     import toolexpect.toolcheck as toolcheck
     import toolexpect.toolcheck.calls as calls
 
-    assert outcomes.CallFinding.__module__ == outcomes.SampleFinding.__module__ == "toolexpect.outcomes"
+    assert (
+        outcomes.CallFinding.__module__ == outcomes.SampleFinding.__module__ == "toolexpect.scoring.outcomes"
+    )
     assert toolcheck.CallFinding is calls.CallFinding is scoring.CallFinding is outcomes.CallFinding
     assert scoring.SampleFinding is outcomes.SampleFinding

@@ -11,7 +11,6 @@ import pytest
 import yaml
 from language_support import run_cli, typed
 
-from toolexpect import specfile
 from toolexpect.calls import ToolCall
 from toolexpect.document import without_spans
 from toolexpect.language.format import format_document
@@ -19,6 +18,7 @@ from toolexpect.language.parse import parse_text
 from toolexpect.matching import evaluate, source_call
 from toolexpect.model import from_document
 from toolexpect.report.explain import explain_run
+from toolexpect.specfiles import stages as specfile
 
 SPEC = """\
 case "trip" {

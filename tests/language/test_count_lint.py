@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from toolexpect.diagnostics import CODES, Diagnostic, Severity
-from toolexpect.specfile import parse_spec_source
+from toolexpect.specfiles.stages import parse_spec_source
 
 TWO_SEARCHES = """\
     expect search(query="berlin")

@@ -12,7 +12,7 @@ from toolexpect.document import without_spans
 from toolexpect.language.format import format_document
 from toolexpect.language.parse import parse_text
 from toolexpect.model import CountRequirement, Expectation, count_to_json
-from toolexpect.specfile import parse_spec_source
+from toolexpect.specfiles.stages import parse_spec_source
 
 COUNTS = Path(__file__).resolve().parents[1] / "cases" / "syntax" / "counts.json"
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from toolexpect import specfile
 from toolexpect.cli import main
 from toolexpect.diagnostics import CODES
 from toolexpect.language.layout import MAX_DEPTH
+from toolexpect.specfiles import stages as specfile
 
 FIXTURES = Path(__file__).resolve().parents[1] / "cases" / "diagnostics"
 UPDATE = os.environ.get("TOOLEXPECT_UPDATE_GOLDEN") == "1"

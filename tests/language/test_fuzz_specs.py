@@ -26,7 +26,7 @@ from toolexpect.diagnostics import CODES
 from toolexpect.document import without_spans
 from toolexpect.language.format import format_document
 from toolexpect.report.diagnostics import FORMATS, render
-from toolexpect.specfile import Kind, SpecFile, parse_spec_source
+from toolexpect.specfiles.stages import Kind, SpecFile, parse_spec_source
 
 SCALE = max(1, settings.default.max_examples // 100)
 """1 in the normal run; 50 under the ``long`` profile (5,000 examples)."""

@@ -53,7 +53,7 @@ def test_wheel_carries_and_finds_its_grammar(tmp_path: Path) -> None:
     script = (
         "import toolexpect, sys\n"
         "from toolexpect.language import grammar as _grammar\n"
-        "from toolexpect.specfile import parse_spec_source\n"
+        "from toolexpect.specfiles.stages import parse_spec_source\n"
         "r = parse_spec_source('expect get_weather(city=\"Berlin\") then send(to=any)\\n')\n"
         "assert r.ok and r.spec is not None, r.diagnostics\n"
         "print(toolexpect.__file__)\n"
@@ -90,7 +90,7 @@ def test_the_parser_cache_is_keyed_by_grammar_and_build(
 
 _PARSE_ONE = (
     "import sys, toolexpect\n"
-    "from toolexpect.specfile import parse_spec_source\n"
+    "from toolexpect.specfiles.stages import parse_spec_source\n"
     "r = parse_spec_source('expect get_weather(city=\"Berlin\")  # c\\n')\n"
     "assert r.ok and r.spec is not None, r.diagnostics\n"
     "bad = parse_spec_source('expect get_weather(city=\"Berlin\"\\n')\n"

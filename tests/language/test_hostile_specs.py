@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from language_support import run_cli
 
-from toolexpect import specfile
 from toolexpect.cli import main
 from toolexpect.language.strings import MAX_INT_DIGITS
-from toolexpect.specfile import MAX_SPEC_BYTES, load_spec_file, parse_spec_source
+from toolexpect.specfiles import stages as specfile
+from toolexpect.specfiles.stages import MAX_SPEC_BYTES, load_spec_file, parse_spec_source
 
 HUGE = "1" + "0" * 4300
 """More digits than Python converts by default (4300), far over toolexpect's limit."""

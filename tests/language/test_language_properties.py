@@ -15,7 +15,7 @@ from toolexpect.document import without_spans
 from toolexpect.language.format import format_document, format_value
 from toolexpect.language.parse import parse_text
 from toolexpect.model import from_document
-from toolexpect.specfile import parse_spec_source
+from toolexpect.specfiles.stages import parse_spec_source
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

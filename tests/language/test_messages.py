@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from toolexpect.diagnostics import Severity
-from toolexpect.specfile import Kind, parse_spec_source
+from toolexpect.specfiles.stages import Kind, parse_spec_source
 
 
 def _only(text: str) -> tuple[str, int, int, str | None]:

@@ -9,7 +9,7 @@ import pytest
 from language_support import run_cli
 
 from toolexpect import SpecError, parse_spec
-from toolexpect.specfile import kind_of, parse_spec_source
+from toolexpect.specfiles.stages import kind_of, parse_spec_source
 
 
 @pytest.fixture(autouse=True)

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from logs_support import FIXTURES
 
+from toolexpect.baseline.load import load_report
 from toolexpect.cli import main
 from toolexpect.logs import LogRecords, open_log
-from toolexpect.report.load import load_report
 
 EVERY_FIXTURE = sorted(
     path.relative_to(FIXTURES).as_posix() for path in FIXTURES.rglob("*") if path.is_file()

@@ -19,8 +19,8 @@ from toolexpect.logs import LogError, calls_to_json, open_log
 from toolexpect.model import Spec
 from toolexpect.report.calls import render_calls_json, render_calls_table
 from toolexpect.report.score import render
-from toolexpect.scoring import score
-from toolexpect.specfile import parse_spec_source
+from toolexpect.scoring.partial import score
+from toolexpect.specfiles.stages import parse_spec_source
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
 SEEDS = [

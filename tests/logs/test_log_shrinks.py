@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from toolexpect.blocks import blocks
 from toolexpect.cli import main
 from toolexpect.logs import LogError, _lines, open_log
 from toolexpect.logs._base import Context
 from toolexpect.logs._source import read_lines
+from toolexpect.scale.blocks import blocks
 
 RUNS = 3000
 """Runs of the log: about 350 KiB, several times what a first read of it takes in."""
@@ -147,7 +147,7 @@ def test_score_in_processes_fails_on_a_log_that_shrinks_once_cut_into_blocks(
         os.truncate(log, ends[RUNS // 2])
         return cut
 
-    monkeypatch.setattr("toolexpect.jobs.blocks", cut_then_shrink)
+    monkeypatch.setattr("toolexpect.scale.processes.blocks", cut_then_shrink)
     code, out, err = _score(tmp_path, log, capsys, "--jobs", "2")
     assert code == 2
     assert "R406" in err and "shrank while it was read" in err
@@ -173,9 +173,9 @@ def test_a_shard_of_a_log_that_shrank_since_it_was_surveyed_reports_r406(tmp_pat
     log cut to a quarter; its last shard is a partial score without runs whose finding is the
     R406, which makes the report's log unreadable."""
     from toolexpect.model import Spec
-    from toolexpect.scoring import CompiledSpecs
-    from toolexpect.shards import numbered, score_shard, survey_log
-    from toolexpect.specfile import parse_spec_source
+    from toolexpect.scale.shards import numbered, score_shard, survey_log
+    from toolexpect.scoring.partial import CompiledSpecs
+    from toolexpect.specfiles.stages import parse_spec_source
 
     log = tmp_path / "run.jsonl"
     ends = _write_log(log)

@@ -20,7 +20,7 @@ from toolexpect.cli import main
 from toolexpect.logs import open_log, open_logs
 from toolexpect.pairing import PairingOptions, field_path, pair_runs
 from toolexpect.pairing.facts import trace_id
-from toolexpect.scoring import score
+from toolexpect.scoring.partial import score
 
 PAIRING = FIXTURES.parent / "pairing"
 

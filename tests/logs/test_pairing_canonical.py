@@ -97,9 +97,9 @@ def test_a_block_of_a_canonical_log_pairs_by_the_named_field_too(tmp_path: Path)
     """``score --dask`` and ``-j`` read canonical logs in blocks: there, too, the field named
     with --case-from decides, as in one process."""
     from toolexpect.api import parse_spec
-    from toolexpect.blocks import numbered, score_block
     from toolexpect.pairing import PairingOptions
-    from toolexpect.scoring import CompiledSpecs
+    from toolexpect.scale.blocks import numbered, score_block
+    from toolexpect.scoring.partial import CompiledSpecs
 
     log = _log(
         tmp_path,

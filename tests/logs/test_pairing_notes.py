@@ -20,7 +20,7 @@ from toolexpect.logs import open_logs
 from toolexpect.pairing import PairingOptions, pair_runs
 from toolexpect.pairing.advice import MAX_LEFT_IDS, PairingNotes, noted
 from toolexpect.pairing.counts import best_option
-from toolexpect.scoring import CompiledSpecs
+from toolexpect.scoring.partial import CompiledSpecs
 from toolexpect.spelling import Setting
 
 PAIRING = FIXTURES.parent / "pairing"
@@ -144,7 +144,7 @@ def test_a_tie_between_options_is_broken_by_a_fixed_order_not_by_reading_order()
 
 def test_the_finished_report_words_the_notes_of_its_parts() -> None:
     """Scored in partitions, the report's log findings end with the pairing findings of all."""
-    from toolexpect.partition import score_read
+    from toolexpect.scale.partition import score_read
 
     spec = parse_spec(SPEC, "weather")
     compiled = CompiledSpecs.of([spec])

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from toolexpect.report.compare import compare
+from toolexpect.baseline.compare import compare
 
 
 def _report(*cases: dict[str, Any]) -> dict[str, Any]:

@@ -9,11 +9,11 @@ import pytest
 from jsonschema import Draft202012Validator
 from report_support import call, record, run_cli, write_log
 
+from toolexpect.baseline.load import parse_report
 from toolexpect.calls import ToolCall
 from toolexpect.matching import evaluate
 from toolexpect.report.explain import explain_run
-from toolexpect.report.load import parse_report
-from toolexpect.specfile import parse_spec_source
+from toolexpect.specfiles.stages import parse_spec_source
 
 ROOT = Path(__file__).resolve().parents[2]
 Capsys = pytest.CaptureFixture[str]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from report_support import call, record, run_cli, score_to, write_log
 
-from toolexpect.report.load import load_report
+from toolexpect.baseline.load import load_report
 
 Capsys = pytest.CaptureFixture[str]
 

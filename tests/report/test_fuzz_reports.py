@@ -13,16 +13,16 @@ from hostile_support import HOSTILE, check_github, check_html, check_json, check
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from toolexpect.baseline.compare import compare
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.report import diff as diff_report
 from toolexpect.report.calls import render_calls_json, render_calls_table, sample_json
-from toolexpect.report.compare import compare
 from toolexpect.report.explain import explain_case, explain_run
 from toolexpect.report.html import render_html
 from toolexpect.report.score import render, to_json
 from toolexpect.report.style import Style
-from toolexpect.scoring import score
-from toolexpect.specfile import parse_spec_source
+from toolexpect.scoring.partial import score
+from toolexpect.specfiles.stages import parse_spec_source
 
 SCALE = max(1, settings.default.max_examples // 100)
 SETTINGS = settings(max_examples=30 * SCALE, deadline=None, suppress_health_check=list(HealthCheck))

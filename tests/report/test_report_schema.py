@@ -9,7 +9,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from report_support import call, record, run_cli, write_log
 
-from toolexpect.report.load import REPORT_VERSION, ReportError, parse_report
+from toolexpect.baseline.load import REPORT_VERSION, ReportError, parse_report
 
 ROOT = Path(__file__).resolve().parents[2]
 Capsys = pytest.CaptureFixture[str]

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
+from toolexpect.baseline.load import REPORT_VERSION, load_report
 from toolexpect.cli import main
 from toolexpect.report.html import render_html
-from toolexpect.report.load import REPORT_VERSION, load_report
 from toolexpect.schema import report_schema_text
 
 SPEC = (

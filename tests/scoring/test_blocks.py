@@ -18,8 +18,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scoring_support import SPEC, TOOLS
 
-from toolexpect import dask as on_dask
-from toolexpect.blocks import blocks, numbered, score_block
 from toolexpect.catalogue import Catalogue, load_catalogue
 from toolexpect.cli import main
 from toolexpect.cli.common import load_all
@@ -30,10 +28,12 @@ from toolexpect.logs._source import read_lines
 from toolexpect.model import Spec
 from toolexpect.pairing.advice import LeftOver, PairingNotes
 from toolexpect.pairing.split import Split
-from toolexpect.partition import score_read
 from toolexpect.report.score import FORMATS, MAX_RUNS_SHOWN, render
-from toolexpect.scoring import CompiledSpecs, Part, SampleFinding, ScoreReport, Unclaimed
-from toolexpect.shards import survey_log
+from toolexpect.scale import dask as on_dask
+from toolexpect.scale.blocks import blocks, numbered, score_block
+from toolexpect.scale.partition import score_read
+from toolexpect.scale.shards import survey_log
+from toolexpect.scoring.partial import CompiledSpecs, Part, SampleFinding, ScoreReport, Unclaimed
 from toolexpect.spelling import Setting
 from toolexpect.toolcheck.calls import CallFinding
 

@@ -1,4 +1,4 @@
-"""`score --dask` and `toolexpect.dask.score`: a real LocalCluster of two worker processes gives
+"""`score --dask` and `toolexpect.scale.dask.score`: a real LocalCluster of two worker processes gives
 the report one process gives, in every format, through a killed worker and an unreadable shard."""
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from distributed import Client
 from distributed.diagnostics.plugin import WorkerPlugin
 from scoring_support import SPEC, TOOLS, random_line
 
-from toolexpect import dask as on_dask
 from toolexpect.catalogue import load_catalogue
 from toolexpect.cli import main
 from toolexpect.cli.common import load_all
@@ -25,8 +24,9 @@ from toolexpect.logs import open_log
 from toolexpect.model import Spec
 from toolexpect.pairing import PairingOptions, pair_runs
 from toolexpect.report.score import FORMATS, MAX_RUNS_SHOWN, render
-from toolexpect.scoring import ScoreReport, score
-from toolexpect.shards import survey_log
+from toolexpect.scale import dask as on_dask
+from toolexpect.scale.shards import survey_log
+from toolexpect.scoring.partial import ScoreReport, score
 
 ROOT = Path(__file__).resolve().parents[2]
 OTHER_IDS = ("a", "b", "c", "a", "b", "c", "nobody", "other")
@@ -156,7 +156,7 @@ def test_without_an_address_a_local_cluster_is_started_and_closed(
 
 
 def test_python_api_returns_the_single_process_report(client: Client) -> None:
-    """`toolexpect.dask.score(specs, paths, client)` is the `ScoreReport` that `score` gives."""
+    """`toolexpect.scale.dask.score(specs, paths, client)` is the `ScoreReport` that `score` gives."""
     specs = _specs(ROOT / "specs")
     log = ROOT / "specs" / "logs" / "run.jsonl"
     report = on_dask.score(specs, str(log), client)
@@ -165,7 +165,7 @@ def test_python_api_returns_the_single_process_report(client: Client) -> None:
 
 
 def test_python_api_reads_spec_paths_as_score_does(client: Client) -> None:
-    """`toolexpect.dask.score(["w.expect"], paths, client)` reads the spec files at those paths
+    """`toolexpect.scale.dask.score(["w.expect"], paths, client)` reads the spec files at those paths
     (str or os.PathLike) and gives the report of the loaded specs."""
     paths = sorted((ROOT / "specs").glob("*.expect"))
     log = ROOT / "specs" / "logs" / "run.jsonl"

@@ -13,8 +13,8 @@ from toolexpect.calls import LogRecords, RecordedSample, ToolCall
 from toolexpect.cli import main
 from toolexpect.matching import MAX_KEPT_RUNS
 from toolexpect.report.score import MAX_RUNS_SHOWN, render
-from toolexpect.scoring import score
-from toolexpect.specfile import load_spec_file
+from toolexpect.scoring.partial import score
+from toolexpect.specfiles.stages import load_spec_file
 
 SPEC = 'case "c" {\n  expect t(x=1)\n}\n'
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from scoring_support import SPEC, random_line
 
-from toolexpect.blocks import blocks
 from toolexpect.cli import main
+from toolexpect.scale.blocks import blocks
 
 
 def _log(tmp_path: Path, lines: list[str]) -> Path:

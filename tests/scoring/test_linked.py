@@ -19,13 +19,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolexpect.api import parse_spec
-from toolexpect.linked import Links, without_held
 from toolexpect.logs import open_logs
 from toolexpect.pairing import PairingOptions
-from toolexpect.partition import score_read
 from toolexpect.report.score import render
-from toolexpect.scoring import CompiledSpecs, ScoreReport
-from toolexpect.shards import Shard, relink_shard, score_set_aside, score_shard, survey_log
+from toolexpect.scale.linked import Links, without_held
+from toolexpect.scale.partition import score_read
+from toolexpect.scale.shards import Shard, relink_shard, score_set_aside, score_shard, survey_log
+from toolexpect.scoring.partial import CompiledSpecs, ScoreReport
 
 ROOT = Path(__file__).resolve().parents[2]
 PAIRING = ROOT / "tests" / "fixtures" / "pairing"

@@ -21,7 +21,7 @@ from toolexpect.logs import samples_from_value
 from toolexpect.model import Spec
 from toolexpect.report.score import FORMATS, MAX_RUNS_SHOWN, render
 from toolexpect.schema import report_schema_text
-from toolexpect.scoring import MAX_UNUSED_IDS, CompiledSpecs, PartialScore, score, score_partition
+from toolexpect.scoring.partial import MAX_UNUSED_IDS, CompiledSpecs, PartialScore, score, score_partition
 
 
 def _samples(count: int, seed: int) -> list[RecordedSample]:

@@ -9,7 +9,7 @@ from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.model import ArgMatcher, Case, Expectation, Op, Spec
 from toolexpect.report import score as report
 from toolexpect.report.score_json import json_text
-from toolexpect.scoring import score
+from toolexpect.scoring.partial import score
 
 
 def _spec() -> Spec:

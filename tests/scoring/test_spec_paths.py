@@ -1,4 +1,4 @@
-"""`toolexpect.scoring.score` takes the paths of spec files and folders, read and checked as
+"""`toolexpect.scoring.partial.score` takes the paths of spec files and folders, read and checked as
 `toolexpect score` reads them, beside `Spec` objects; anything else is a TypeError naming `specs`."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from scoring_support import SPEC
 from toolexpect import scoring
 from toolexpect.api import SpecError, load_spec, parse_spec
 from toolexpect.calls import RecordedSample, ToolCall
-from toolexpect.scoring import CompiledSpecs, Scorer, score
+from toolexpect.scoring.partial import CompiledSpecs, Scorer, score
 
 SAMPLES = (
     RecordedSample("a", (ToolCall("f", {"x": 1}), ToolCall("g"))),

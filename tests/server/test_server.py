@@ -17,7 +17,7 @@ from lsprotocol import types
 
 from toolexpect.cli import main
 from toolexpect.language.parse import parse_text
-from toolexpect.specfile import MAX_SPEC_BYTES
+from toolexpect.specfiles.stages import MAX_SPEC_BYTES
 
 from .editor import Editor
 

@@ -297,7 +297,7 @@ def test_a_spec_larger_than_toolexpect_reads_is_not_written(
 ) -> None:
     """A snapshot into one file that lint would refuse (P105) writes nothing and says to give
     --out a folder; one file per case is written and scores 1.0."""
-    from toolexpect.specfile import MAX_SPEC_BYTES
+    from toolexpect.specfiles.stages import MAX_SPEC_BYTES
 
     text = "x" * 400
     count = MAX_SPEC_BYTES // 400 + 10
@@ -374,7 +374,7 @@ def test_several_cases_too_large_together_are_told_to_take_a_folder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Printed or in one file, cases that each fit alone are told to take one file per case."""
-    from toolexpect.specfile import MAX_SPEC_BYTES
+    from toolexpect.specfiles.stages import MAX_SPEC_BYTES
 
     text = "x" * 400
     log = write_log(

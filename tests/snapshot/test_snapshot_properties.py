@@ -13,7 +13,7 @@ from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.language.format import format_document
 from toolexpect.matching import aggregate, evaluate
 from toolexpect.snapshot import CaseRuns, Options, spec_text, take_snapshot
-from toolexpect.specfile import parse_spec_source
+from toolexpect.specfiles.stages import parse_spec_source
 
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -12,9 +12,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeAlias, cast
 
+from toolexpect.api.recording import Recording, argument_names, to_json
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.model import ArgMatcher, Expectation, Json, Op, Pattern
-from toolexpect.recording import Recording, argument_names, to_json
 
 __all__ = ["CallLike", "as_call", "as_calls", "calls_from", "expectation_of", "recorded_calls"]
 
@@ -52,7 +52,7 @@ def as_call(value: CallLike) -> ToolCall:
 
 
 def _plain_arguments(arguments: Mapping[Any, Any]) -> Mapping[str, Json]:
-    """Arguments in the one form the matcher takes (see :func:`~toolexpect.recording.to_json`):
+    """Arguments in the one form the matcher takes (see :func:`~toolexpect.api.recording.to_json`):
     names as text, values as JSON values; the very mapping when it is that already.
 
     ``TypeError`` names the argument of a value with no JSON form (a set too), ``ValueError``

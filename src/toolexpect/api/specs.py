@@ -10,7 +10,7 @@ from toolexpect.api.errors import SpecError, ToolCallAssertionError
 from toolexpect.api.evaluator import Evaluation
 from toolexpect.matching import compile_case
 from toolexpect.model import Case, Spec
-from toolexpect.specfile import SpecFile, load_spec_file, parse_spec_source
+from toolexpect.specfiles.stages import SpecFile, load_spec_file, parse_spec_source
 
 __all__ = ["assert_tool_calls", "load_spec", "parse_spec", "score"]
 

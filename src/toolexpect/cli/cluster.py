@@ -1,4 +1,4 @@
-"""``toolexpect score --dask [ADDRESS]``: score the logs on a Dask cluster (:mod:`toolexpect.dask`)."""
+"""``toolexpect score --dask [ADDRESS]``: score the logs on a Dask cluster (:mod:`toolexpect.scale.dask`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from toolexpect.catalogue import Catalogue
     from toolexpect.model import Spec
     from toolexpect.pairing import PairingOptions
-    from toolexpect.scoring import ScoreReport
+    from toolexpect.scoring.partial import ScoreReport
 
 __all__ = ["refused", "score_on_dask"]
 
@@ -51,8 +51,8 @@ def score_on_dask(
     ``None`` (and a message) when the cluster cannot be reached or gave up on a task."""
     from distributed import KilledWorker
 
-    from toolexpect.dask import LostWork, NoCluster, run
     from toolexpect.lines import visible
+    from toolexpect.scale.dask import LostWork, NoCluster, run
 
     where = args.dask or "a local cluster"
     try:

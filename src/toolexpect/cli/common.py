@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING
 from toolexpect.diagnostics import Diagnostic
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.style import ESCAPE, Style
-from toolexpect.specfile import SpecFile, load_spec_files
+from toolexpect.specfiles.stages import SpecFile, load_spec_files
 
 if TYPE_CHECKING:
     pass
@@ -161,7 +161,7 @@ def print_diagnostics(
 
 def no_spec_files(folder: str) -> str:
     """The message for a folder given that holds no spec file, naming the endings looked for."""
-    from toolexpect.specfile import SPEC_SUFFIXES
+    from toolexpect.specfiles.stages import SPEC_SUFFIXES
 
     return f"no spec files ({', '.join('*' + s for s in SPEC_SUFFIXES)}) in {shown_path(folder)}"
 
@@ -175,7 +175,7 @@ def logs_given_as_specs(paths: list[str], failed: set[str | None]) -> list[str]:
     """The spec paths that failed to load and are named like logs (``b.jsonl`` read as a spec
     in ``score --log a.jsonl b.jsonl``)."""
     from toolexpect.logs.paths import LOG_SUFFIXES
-    from toolexpect.specfile import SPEC_SUFFIXES
+    from toolexpect.specfiles.stages import SPEC_SUFFIXES
 
     endings = tuple(suffix + packed for suffix in LOG_SUFFIXES for packed in ("", ".gz", ".zst"))
     return [

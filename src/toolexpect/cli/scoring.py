@@ -23,18 +23,18 @@ from toolexpect.cli.common import (
     write_text,
 )
 from toolexpect.diagnostics import Severity
-from toolexpect.inputs import distinct_logs, repeated_case_names
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.style import Style
-from toolexpect.specfile import SpecFile
+from toolexpect.scoring.inputs import distinct_logs, repeated_case_names
+from toolexpect.specfiles.stages import SpecFile
 from toolexpect.spelling import COMMAND_LINE
 
 if TYPE_CHECKING:
+    from toolexpect.baseline.compare import Comparison
     from toolexpect.calls import LogRecords
     from toolexpect.catalogue import Catalogue
     from toolexpect.pairing import PairingOptions
-    from toolexpect.report.compare import Comparison
-    from toolexpect.scoring import ScoreReport
+    from toolexpect.scoring.partial import ScoreReport
 
 
 __all__ = ["cmd_calls", "cmd_diff", "cmd_score"]
@@ -131,7 +131,7 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                     return EXIT_USAGE
                 report = found
             elif catalogue is None and len(readers) == 1 and args.jobs > 1 and plain:
-                from toolexpect.jobs import score_log
+                from toolexpect.scale.processes import score_log
 
                 display.busy(f"scoring {log_paths[0]} with up to {args.jobs} processes")
                 jobs = args.jobs
@@ -139,8 +139,8 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                     lambda: score_log(specs, readers[0], jobs, explained=explained, spelling=COMMAND_LINE)
                 )
             else:
-                from toolexpect.partition import score_read
-                from toolexpect.scoring import CompiledSpecs
+                from toolexpect.scale.partition import score_read
+                from toolexpect.scoring.partial import CompiledSpecs
 
                 compiled = CompiledSpecs.of(specs)
                 shown = ", ".join(log_paths)
@@ -264,7 +264,7 @@ def _load_baseline(args: argparse.Namespace, err: IO[str]) -> tuple[dict[str, ob
         return None, False
     if not args.baseline:
         return None, True
-    from toolexpect.report.load import ReportError, load_report
+    from toolexpect.baseline.load import ReportError, load_report
 
     try:
         return load_report(args.baseline), True
@@ -300,7 +300,7 @@ class _ScoreExtras:
 
             self.document = to_json(report)
         if baseline is not None and self.document is not None:
-            from toolexpect.report.compare import compare
+            from toolexpect.baseline.compare import compare
 
             self.comparison = compare(baseline, self.document)
 
@@ -376,9 +376,9 @@ class _ScoreExtras:
 
 def cmd_diff(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``toolexpect diff``: compare two JSON score reports."""
+    from toolexpect.baseline.compare import compare
+    from toolexpect.baseline.load import ReportError, load_report
     from toolexpect.report import diff as diff_report
-    from toolexpect.report.compare import compare
-    from toolexpect.report.load import ReportError, load_report
 
     try:
         old, new = load_report(args.old), load_report(args.new)

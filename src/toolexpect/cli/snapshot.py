@@ -207,7 +207,7 @@ def _update(args: argparse.Namespace, snapshot: Snapshot, width: int, out: IO[st
     """Show what an update changes; write it with ``--force``."""
     from toolexpect.report import diagnostics as diagnostic_report
     from toolexpect.snapshot.files import one_file, plan_update
-    from toolexpect.specfile import load_spec_file
+    from toolexpect.specfiles.stages import load_spec_file
 
     if one_file(args.out):
         files = {args.out: load_spec_file(args.out)} if os.path.exists(args.out) else {}
@@ -251,7 +251,7 @@ def _update(args: argparse.Namespace, snapshot: Snapshot, width: int, out: IO[st
 
 def _too_large(text: str) -> str | None:
     """Why a spec of ``text`` would not be read back (``None`` when it would)."""
-    from toolexpect.specfile import MAX_SPEC_BYTES
+    from toolexpect.specfiles.stages import MAX_SPEC_BYTES
 
     size = len(text.encode("utf-8", "surrogateescape"))
     if size <= MAX_SPEC_BYTES:
@@ -266,7 +266,7 @@ def _fitting(cases: Sequence[SnapshotCase], width: int, folder: str) -> list[str
     (``folder``)."""
     from toolexpect.snapshot import spec_text
     from toolexpect.snapshot.take import listed_arguments
-    from toolexpect.specfile import MAX_SPEC_BYTES
+    from toolexpect.specfiles.stages import MAX_SPEC_BYTES
 
     alone = [(case, spec_text([case], line_length=width)) for case in cases]
     large = [(case, text) for case, text in alone if _too_large(text) is not None]

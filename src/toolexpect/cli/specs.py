@@ -22,7 +22,7 @@ from toolexpect.cli.common import (
 from toolexpect.diagnostics import Severity
 from toolexpect.document import without_spans
 from toolexpect.lines import split_lines_keepends
-from toolexpect.specfile import load_spec_file
+from toolexpect.specfiles.stages import load_spec_file
 
 __all__ = ["cmd_compile", "cmd_format", "cmd_lint", "cmd_schema"]
 

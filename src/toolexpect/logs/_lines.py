@@ -4,7 +4,7 @@ A line is at most :data:`MAX_LINE_BYTES` (``R405`` beyond). Lines are decoded by
 where it gives exactly what ``json.loads`` gives (see :func:`_decode`), else by ``json``, which
 also words every error (``R401``, and reading goes on). Server-sent-event captures
 (``data: {...}`` lines) are read as JSON Lines too. :func:`read_lines` reads the lines that
-begin in a block of a regular file (``score -j``, ``score --dask``: ``toolexpect.blocks``).
+begin in a block of a regular file (``score -j``, ``score --dask``: ``toolexpect.scale.blocks``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 An engine pairs each log on its own. Records of one run that sit in several logs are found by
 their join handles (:mod:`toolexpect.pairing.runs`): a record is *linked* when its component
 (records joined when one offers a handle the other offers or looks for) holds a handle that
-another log holds too (``cross``, gathered by :class:`toolexpect.linked.Links`). Two records
+another log holds too (``cross``, gathered by :class:`toolexpect.scale.linked.Links`). Two records
 of different components never act on each other's runs, so the runs of a log's other records
 are exactly those of one process, and only the linked records, set aside as :class:`Records`,
 must be paired with the linked records of the other logs, in input order.

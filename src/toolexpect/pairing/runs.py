@@ -20,7 +20,7 @@ Each held record also leaves *join handles* (64-bit digests): what it offers to 
 would join it (:attr:`Runs.offers`) and what it would look for (:attr:`Runs.probes`). Two
 records of different logs can only be records of one run when one offers what the other
 offers or looks for, so an engine that pairs each log on its own knows which logs to pair
-together (see :mod:`toolexpect.linked`). A record offers, and looks for, the digest of its
+together (see :mod:`toolexpect.scale.linked`). A record offers, and looks for, the digest of its
 history up to its first user message (every record of its conversation has the same); with
 no user message, it offers its whole history's digest, which a later record looks for among
 the digests before its own first user message. Grouped by key, a record without a history

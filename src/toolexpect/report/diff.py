@@ -6,8 +6,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from toolexpect.baseline.compare import GROUPS, CaseChange, Comparison, Figures
 from toolexpect.lines import visible
-from toolexpect.report.compare import GROUPS, CaseChange, Comparison, Figures
 from toolexpect.report.github import annotation, inert, inert_json
 from toolexpect.report.markdown import escape as _md
 from toolexpect.report.style import Style

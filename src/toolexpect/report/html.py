@@ -2,7 +2,7 @@
 
 Input is the JSON report document (:func:`toolexpect.report.score.to_json`), the text of the
 spec files (for the source line of each failure) and, with ``--baseline``, a
-:class:`~toolexpect.report.compare.Comparison`. Output is one HTML file: inline CSS and
+:class:`~toolexpect.baseline.compare.Comparison`. Output is one HTML file: inline CSS and
 JavaScript, no network (a Content-Security-Policy allows only the page's own script, by its
 hash). Jinja2 renders the page with autoescaping; the data the script draws from is embedded as
 JSON in a ``<script type="application/json">`` with ``<``, ``>`` and ``&`` written as ``\\u003c``
@@ -25,8 +25,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolexpect.baseline.compare import CaseChange, Comparison, Figures, case_key
 from toolexpect.lines import visible
-from toolexpect.report.compare import CaseChange, Comparison, Figures, case_key
 from toolexpect.report.diff import change_lines, unknown_tools
 from toolexpect.report.github import inert, inert_json
 from toolexpect.report.summary import MAX_LISTED

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from statistics import fmean
 
-from toolexpect.scoring import CaseOutcome, ScoreReport
+from toolexpect.scoring.partial import CaseOutcome, ScoreReport
 
 __all__ = ["Overall", "overall", "overall_text"]
 

@@ -16,7 +16,7 @@ from toolexpect.report.overall import overall
 from toolexpect.report.score_json import json_chunks, to_json
 from toolexpect.report.style import Style
 from toolexpect.report.summary import MAX_LISTED, finding_lines, summary_line, unused_lines
-from toolexpect.scoring import CaseOutcome, ScoreReport
+from toolexpect.scoring.partial import CaseOutcome, ScoreReport
 
 __all__ = [
     "FORMATS",

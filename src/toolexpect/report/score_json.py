@@ -11,7 +11,7 @@ from toolexpect.calls import LogRecords
 from toolexpect.matching import ToolCounts
 from toolexpect.report.github import inert_json
 from toolexpect.report.overall import overall
-from toolexpect.scoring import CaseOutcome, ScoreReport
+from toolexpect.scoring.partial import CaseOutcome, ScoreReport
 
 __all__ = ["json_chunks", "json_text", "to_json"]
 

@@ -12,7 +12,7 @@ from toolexpect.calls import LogRecords
 from toolexpect.lines import visible
 from toolexpect.report.github import inert
 from toolexpect.report.overall import overall, overall_text
-from toolexpect.scoring import MAX_UNUSED_IDS, ScoreReport
+from toolexpect.scoring.partial import MAX_UNUSED_IDS, ScoreReport
 
 __all__ = ["MAX_ID", "MAX_LISTED", "finding_lines", "records_line", "summary_line", "unused_lines"]
 

@@ -1,7 +1,7 @@
 """One open document through the pipeline, as ``toolexpect lint`` and ``format`` see it.
 
-The text goes through :func:`toolexpect.specfile.parse_spec_source` (parse, validate, lint), or
-is refused as ``lint`` refuses a file over :data:`toolexpect.specfile.MAX_SPEC_BYTES`, and,
+The text goes through :func:`toolexpect.specfiles.stages.parse_spec_source` (parse, validate, lint), or
+is refused as ``lint`` refuses a file over :data:`toolexpect.specfiles.stages.MAX_SPEC_BYTES`, and,
 when ``tools`` is set under ``[tool.toolexpect]`` in the nearest ``pyproject.toml`` above the
 document, through :func:`toolexpect.toolcheck.check_spec_file` with that catalogue. The
 settings are read by :func:`toolexpect.settings.find_settings`, as the command line reads them,
@@ -19,7 +19,14 @@ from toolexpect.catalogue import Catalogue, CatalogueError, load_catalogue
 from toolexpect.diagnostics import Diagnostic
 from toolexpect.language.format import LINE_LENGTH
 from toolexpect.settings import SettingsError, find_settings
-from toolexpect.specfile import MAX_SPEC_BYTES, SpecFile, kind_of, parse_spec_source, stem_of, too_large
+from toolexpect.specfiles.stages import (
+    MAX_SPEC_BYTES,
+    SpecFile,
+    kind_of,
+    parse_spec_source,
+    stem_of,
+    too_large,
+)
 from toolexpect.toolcheck import check_spec_file
 
 __all__ = ["Analysis", "Catalogues", "Setup", "analyse", "setup_for"]

@@ -27,7 +27,7 @@ from toolexpect.catalogue import Catalogue
 from toolexpect.server.analysis import Analysis, Catalogues, analyse, setup_for
 from toolexpect.server.diagnostics import lsp_diagnostics
 from toolexpect.server.positions import Positions
-from toolexpect.specfile import MAX_SPEC_BYTES
+from toolexpect.specfiles.stages import MAX_SPEC_BYTES
 
 __all__ = ["DEBOUNCE", "Documents", "read_unopened"]
 
@@ -172,7 +172,7 @@ class Documents:
 
 def read_unopened(path: str) -> str:
     """The text of the file at ``path`` for a request on a document the editor never opened:
-    only a regular file of at most :data:`~toolexpect.specfile.MAX_SPEC_BYTES` is read (lint
+    only a regular file of at most :data:`~toolexpect.specfiles.stages.MAX_SPEC_BYTES` is read (lint
     reads no more), opened without waiting (a FIFO with no writer) and decoded with
     replacement characters; anything else is an empty text."""
     try:

@@ -1,6 +1,6 @@
 """Whole-document formatting: the edit that makes the document what ``toolexpect format`` writes.
 
-The text comes from :meth:`toolexpect.specfile.SpecFile.formatted` with the line length of
+The text comes from :meth:`toolexpect.specfiles.stages.SpecFile.formatted` with the line length of
 ``[tool.toolexpect]`` in the nearest ``pyproject.toml`` (or the default). A document that
 ``format`` refuses (one that does not parse, or repeats a statement) gets no edit; its
 diagnostics say why.

@@ -24,7 +24,7 @@ from toolexpect.language.format import LINE_LENGTH, line_ending
 from toolexpect.lines import split_lines_keepends
 from toolexpect.matching import aggregate, evaluate
 from toolexpect.snapshot.take import Snapshot, SnapshotCase, spec_text
-from toolexpect.specfile import SpecFile, parse_spec_source
+from toolexpect.specfiles.stages import SpecFile, parse_spec_source
 
 __all__ = ["FileChange", "Plan", "case_file_name", "one_file", "plan_update", "plan_write"]
 

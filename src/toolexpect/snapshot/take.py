@@ -20,7 +20,7 @@ from toolexpect.diagnostics import Diagnostic, Span, make
 from toolexpect.language.format import LINE_LENGTH, format_document
 from toolexpect.matching import aggregate, evaluate
 from toolexpect.snapshot.build import CaseRuns, Options, build_case
-from toolexpect.specfile import parse_spec_source
+from toolexpect.specfiles.stages import parse_spec_source
 from toolexpect.spelling import BY_ID, PYTHON, Setting, Spelling
 
 __all__ = ["Listed", "Snapshot", "SnapshotCase", "listed_arguments", "spec_text", "take_snapshot"]

@@ -31,7 +31,7 @@ from toolexpect.toolcheck.schemas import (
 )
 
 if TYPE_CHECKING:
-    from toolexpect.specfile import SpecFile
+    from toolexpect.specfiles.stages import SpecFile
 
 __all__ = ["check_spec", "check_spec_file"]
 

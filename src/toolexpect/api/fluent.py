@@ -22,10 +22,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from toolexpect.api import Evaluation, ToolCallAssertionError, calls_from
+from toolexpect.api.recording import Recording, record, to_json, tool_name
 from toolexpect.calls import ToolCall
 from toolexpect.matching import RunResult, compile_case, evaluate
 from toolexpect.model import ArgMatcher, Case, Expectation, Op, Pattern
-from toolexpect.recording import Recording, record, to_json, tool_name
 from toolexpect.report.explain import explain_run
 
 __all__ = ["Given", "Then", "When", "given"]

@@ -18,7 +18,7 @@ from toolexpect.bounded import read_up_to
 from toolexpect.diagnostics import Diagnostic, Severity, Span, make
 from toolexpect.document import Repeat
 from toolexpect.language.parse import Comment, parse_text
-from toolexpect.sources import read_json, read_yaml
+from toolexpect.specfiles import read_json, read_yaml
 
 if TYPE_CHECKING:
     from toolexpect.model import Spec

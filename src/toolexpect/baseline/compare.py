@@ -1,7 +1,7 @@
 """Compare two score reports (JSON report documents): what a change did to each case.
 
 Pure data in, data out: :func:`compare` takes two documents as ``toolexpect score --format
-json`` writes them (read back with :mod:`toolexpect.report.load`, or made in memory with
+json`` writes them (read back with :mod:`toolexpect.baseline.load`, or made in memory with
 :func:`toolexpect.report.score.to_json`) and returns a :class:`Comparison`. Cases are paired by
 spec file and case name. What counts as a regression:
 

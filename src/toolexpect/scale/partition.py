@@ -4,8 +4,8 @@
 samples of a block of a canonical log) through the stages one process runs on them: the
 pairing stage (:func:`toolexpect.pairing.pair_runs`, with the command's options), the schema
 checks of ``--tools`` (:func:`toolexpect.toolcheck.check_samples`), and
-:func:`toolexpect.scoring.score_partition`. ``score -j`` and ``score --dask`` (through
-:mod:`toolexpect.shards`) score their partitions with it.
+:func:`toolexpect.scoring.partial.score_partition`. ``score -j`` and ``score --dask`` (through
+:mod:`toolexpect.scale.shards`) score their partitions with it.
 
 In one process, the runs the pairing stage can give only once every log is read (spans
 joined by trace, records joined by history or key) come after every other run. Here they are
@@ -30,12 +30,12 @@ from toolexpect.model import Spec
 from toolexpect.pairing import PairedRuns, PairingOptions, pair_runs
 from toolexpect.pairing.held import Records
 from toolexpect.pairing.stage import Segment, Stage
-from toolexpect.scoring import CompiledSpecs, PartialScore, Position, score_partition
+from toolexpect.scoring.partial import CompiledSpecs, PartialScore, Position, score_partition
 
 if TYPE_CHECKING:
     from toolexpect.catalogue import Catalogue
     from toolexpect.pairing.advice import PairingNotes
-    from toolexpect.scoring import SampleFinding
+    from toolexpect.scoring.partial import SampleFinding
 
 __all__ = ["HELD", "LATER", "score_aside", "score_read", "score_relinked"]
 
@@ -64,10 +64,10 @@ def score_read(
     reader, several read one after the other, or samples) as the partition at ``at``
     (``diagnostics``: the findings of samples given as such, complete once they are read; a
     reader's own are taken from it; ``explained`` as
-    :func:`~toolexpect.scoring.score_partition` takes it; ``through``: what the runs pass
+    :func:`~toolexpect.scoring.partial.score_partition` takes it; ``through``: what the runs pass
     through on their way to scoring, such as a progress display; ``joins``: the first held part
     carries the join handles of the held records, for an engine that scores each log on its
-    own, see :mod:`toolexpect.linked`; ``records``: what became of the records of samples given
+    own, see :mod:`toolexpect.scale.linked`; ``records``: what became of the records of samples given
     as such, asked for once they are read; a reader's are taken from it)."""
     many = isinstance(samples, Sequence) and all(isinstance(log, LogReader) for log in samples)
     logs: list[LogReader | Iterable[RecordedSample]] = (

@@ -13,7 +13,7 @@ from toolexpect.document import Repeat
 from toolexpect.language.layout import MAX_DEPTH
 from toolexpect.language.strings import MAX_INT_DIGITS, underflows
 from toolexpect.lines import LineIndex
-from toolexpect.sources.located import DOCUMENT_DEPTH, Located, PathKey, bad_number
+from toolexpect.specfiles.located import DOCUMENT_DEPTH, Located, PathKey, bad_number
 
 __all__ = ["read_json"]
 

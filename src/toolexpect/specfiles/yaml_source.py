@@ -12,7 +12,7 @@ from toolexpect.document import Repeat
 from toolexpect.language.layout import MAX_DEPTH
 from toolexpect.language.strings import MAX_INT_DIGITS, underflows
 from toolexpect.lines import LineIndex
-from toolexpect.sources.located import DOCUMENT_DEPTH, MAX_NODES, Located, PathKey, bad_number
+from toolexpect.specfiles.located import DOCUMENT_DEPTH, MAX_NODES, Located, PathKey, bad_number
 
 if TYPE_CHECKING:
     import yaml

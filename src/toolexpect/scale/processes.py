@@ -1,10 +1,10 @@
 """Score one canonical JSON Lines log in several processes (``toolexpect score -j N``).
 
-The log is cut into ``N`` blocks of equal size, as an engine cuts it (:mod:`toolexpect.blocks`:
+The log is cut into ``N`` blocks of equal size, as an engine cuts it (:mod:`toolexpect.scale.blocks`:
 a block reads the lines that begin in it, numbered from 1). Each block is read and scored in a
 process of a :class:`concurrent.futures.ProcessPoolExecutor`
-(:func:`~toolexpect.blocks.score_block`); the partial scores, log findings included, are
-merged, their lines numbered as in the log (:func:`~toolexpect.blocks.numbered`), which gives
+(:func:`~toolexpect.scale.blocks.score_block`); the partial scores, log findings included, are
+merged, their lines numbered as in the log (:func:`~toolexpect.scale.blocks.numbered`), which gives
 exactly the report of one process.
 
 One thing cannot be scored in blocks: loose calls (one call per line), which form one sample
@@ -19,11 +19,11 @@ import math
 import os
 from collections.abc import Sequence
 
-from toolexpect.blocks import blocks, numbered, score_block
 from toolexpect.logs import LogError, LogReader, canonical
 from toolexpect.model import Spec
-from toolexpect.partition import score_read
-from toolexpect.scoring import CompiledSpecs, PartialScore, ScoreReport
+from toolexpect.scale.blocks import blocks, numbered, score_block
+from toolexpect.scale.partition import score_read
+from toolexpect.scoring.partial import CompiledSpecs, PartialScore, ScoreReport
 from toolexpect.spelling import PYTHON, Spelling
 
 __all__ = ["score_log"]
@@ -38,8 +38,8 @@ def score_log(
     spelling: Spelling = PYTHON,
 ) -> ScoreReport:
     """The report on ``reader``'s log, its findings included, scored in up to ``jobs``
-    processes (``explained`` as :func:`~toolexpect.scoring.score_partition` takes it,
-    ``spelling`` as :meth:`~toolexpect.scoring.CompiledSpecs.finish` does).
+    processes (``explained`` as :func:`~toolexpect.scoring.partial.score_partition` takes it,
+    ``spelling`` as :meth:`~toolexpect.scoring.partial.CompiledSpecs.finish` does).
 
     Only a canonical JSON Lines log is cut into blocks; anything else, and a log with
     loose calls, is scored in this process. ``LogError`` as reading the log would raise it.

@@ -9,10 +9,10 @@ records of two logs can only act on each other when a handle one offers is one t
 offers or looks for. :class:`Links` gathers the handles as partial scores arrive (one entry
 a handle), drops them from the partial scores, and gives the handles that several logs hold,
 one offering it (:meth:`Links.cross`). Each log that holds one is read again
-(:func:`toolexpect.shards.relink_shard`): its records linked through those handles are set
+(:func:`toolexpect.scale.shards.relink_shard`): its records linked through those handles are set
 aside and its other held records give its runs as before; then the set-aside records of every
 log are paired together, in input order, by one task
-(:func:`toolexpect.shards.score_set_aside`), and give the runs across logs. Logs that hold no
+(:func:`toolexpect.scale.shards.score_set_aside`), and give the runs across logs. Logs that hold no
 such handle, canonical logs among them (they hold no records to join), are left as they were
 scored.
 """
@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from toolexpect.partition import HELD
-from toolexpect.scoring import PartialScore, Position
+from toolexpect.scale.partition import HELD
+from toolexpect.scoring.partial import PartialScore, Position
 
 __all__ = ["Links", "without_held"]
 
@@ -73,7 +73,7 @@ class Links:
 
 def without_held(partial: PartialScore, logs: set[int]) -> PartialScore:
     """``partial`` without the runs given once ``logs`` were read (their held parts), which
-    reading the logs again gives (:func:`toolexpect.shards.relink_shard`)."""
+    reading the logs again gives (:func:`toolexpect.scale.shards.relink_shard`)."""
     return PartialScore(tuple(part for part in partial.parts if not _held_of(part.at, logs)))
 
 

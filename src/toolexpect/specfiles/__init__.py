@@ -11,8 +11,8 @@ twice in one object is kept as a :class:`~toolexpect.document.Repeat` for lint.
 
 from __future__ import annotations
 
-from toolexpect.sources.json_source import read_json
-from toolexpect.sources.located import DOCUMENT_DEPTH, Located
-from toolexpect.sources.yaml_source import read_yaml
+from toolexpect.specfiles.json_source import read_json
+from toolexpect.specfiles.located import DOCUMENT_DEPTH, Located
+from toolexpect.specfiles.yaml_source import read_yaml
 
 __all__ = ["DOCUMENT_DEPTH", "Located", "read_json", "read_yaml"]

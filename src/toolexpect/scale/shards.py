@@ -1,7 +1,7 @@
 """Logs cut into partitions that any engine can score: list, survey, read and score a shard.
 
-Engine-agnostic (no Dask here; :mod:`toolexpect.dask` maps these functions over a cluster,
-:mod:`toolexpect.jobs` over processes, and a Spark or Ray job can call them the same way, see
+Engine-agnostic (no Dask here; :mod:`toolexpect.scale.dask` maps these functions over a cluster,
+:mod:`toolexpect.scale.processes` over processes, and a Spark or Ray job can call them the same way, see
 docs/scale.md). Paths go through ``fsspec``, so a log may be a local path, a glob, or a URL
 (``s3://``, ``gs://``, ``az://``, ``https://``; the cloud filesystems are the user's extra).
 
@@ -27,12 +27,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from toolexpect.blocks import Block, blocks, numbered, score_block, unreadable
 from toolexpect.diagnostics import Diagnostic, make
 from toolexpect.logs import LogError, canonical, open_log
 from toolexpect.pairing.held import Records
-from toolexpect.partition import HELD, LATER, score_aside, score_read, score_relinked
-from toolexpect.scoring import CompiledSpecs, PartialScore, Position
+from toolexpect.scale.blocks import Block, blocks, numbered, score_block, unreadable
+from toolexpect.scale.partition import HELD, LATER, score_aside, score_read, score_relinked
+from toolexpect.scoring.partial import CompiledSpecs, PartialScore, Position
 
 if TYPE_CHECKING:
     from toolexpect.catalogue import Catalogue
@@ -166,7 +166,7 @@ def score_shard(
     tools: Catalogue | None = None,
     pairing: PairingOptions | None = None,
 ) -> PartialScore | None:
-    """Read, pair and score one shard (:func:`toolexpect.partition.score_read`: ``explained``,
+    """Read, pair and score one shard (:func:`toolexpect.scale.partition.score_read`: ``explained``,
     ``tools`` and ``pairing`` as it takes them); a block as :func:`score_block` scores it, its
     lines to be moved by :func:`numbered`. ``None`` when the shard is a block holding a loose
     call: score its log whole.
@@ -201,8 +201,8 @@ def relink_shard(
     pairing: PairingOptions | None = None,
 ) -> tuple[PartialScore, Records]:
     """The runs given once the whole log of ``shard`` is read, but for its records linked to
-    other logs through the ``cross`` handles (see :mod:`toolexpect.linked`), which are given
-    apart for :func:`score_set_aside` (:func:`toolexpect.partition.score_relinked`). A log
+    other logs through the ``cross`` handles (see :mod:`toolexpect.scale.linked`), which are given
+    apart for :func:`score_set_aside` (:func:`toolexpect.scale.partition.score_relinked`). A log
     that cannot be read now gives a partial score without runs whose finding names it."""
     read_as = shard.log
     try:
@@ -228,7 +228,7 @@ def score_set_aside(
 ) -> PartialScore:
     """The runs of the records :func:`relink_shard` set aside from the logs of ``shards`` (in
     input order), paired together as one process pairs them
-    (:func:`toolexpect.partition.score_aside`)."""
+    (:func:`toolexpect.scale.partition.score_aside`)."""
     records = [found for _, found in relinked]
     places = [shard.at for shard in shards]
     partial = score_aside(specs, records, places, explained=explained, tools=tools, pairing=pairing)

@@ -9,8 +9,8 @@ one block; a block may hold none. A
 block's task does not know the number of its first line: it numbers its lines from 1 and says
 how many it read (``Part.lines``, :func:`score_block`). Once every block of a log is in,
 :func:`numbered` moves each block's line numbers by the lines of the blocks before it. Engine
-agnostic: :mod:`toolexpect.shards` (Dask, Spark, Ray) and :mod:`toolexpect.jobs` (``score -j``)
-cut, score and number blocks with these functions.
+agnostic: :mod:`toolexpect.scale.shards` (Dask, Spark, Ray) and
+:mod:`toolexpect.scale.processes` (``score -j``) cut, score and number blocks with these functions.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from toolexpect.logs import LogError, canonical
 from toolexpect.logs._base import Context, Record, accounted
 from toolexpect.logs._source import read_lines
 from toolexpect.pairing.facts import facts_of
-from toolexpect.partition import score_read
-from toolexpect.scoring import CompiledSpecs, Part, PartialScore, Position
+from toolexpect.scale.partition import score_read
+from toolexpect.scoring.partial import CompiledSpecs, Part, PartialScore, Position
 
 if TYPE_CHECKING:
     from toolexpect.catalogue import Catalogue
@@ -86,7 +86,7 @@ def score_block(
     pairing: PairingOptions | None = None,
 ) -> PartialScore | None:
     """Read, pair and score the lines of one block of the canonical JSON Lines log at local
-    ``path`` as the partition at ``at`` (:func:`toolexpect.partition.score_read`, with
+    ``path`` as the partition at ``at`` (:func:`toolexpect.scale.partition.score_read`, with
     ``explained``, ``tools`` and ``pairing`` as it takes them): its partial score, log findings
     included, its log lines numbered from 1 at the block's first line and its part saying how
     many lines it read (``Part.lines``, for :func:`numbered`). ``None`` when it holds a loose
@@ -124,7 +124,7 @@ def score_block(
 def numbered(partial: PartialScore) -> PartialScore:
     """``partial`` with the lines of each block in it numbered as in its log, once it holds
     every block of its log: each block's part (``Part.lines`` set) moved by the lines the
-    blocks before it read (:meth:`~toolexpect.scoring.Part.moved`). A log with a block that
+    blocks before it read (:meth:`~toolexpect.scoring.partial.Part.moved`). A log with a block that
     could not be read is that block alone, as a whole log that cannot be read is one finding.
     Other parts are left as they are.
 

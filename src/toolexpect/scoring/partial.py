@@ -35,7 +35,7 @@ from toolexpect.matching import (
     verdict,
 )
 from toolexpect.model import Case, Spec
-from toolexpect.outcomes import (
+from toolexpect.scoring.outcomes import (
     MAX_UNUSED_IDS,
     CallFinding,
     CaseOutcome,
@@ -110,7 +110,7 @@ def _not_specs(value: object) -> str:
 def _with_loaded(given: list[Spec | SpecPath]) -> list[Spec]:
     """``given`` with each path replaced by the specs read from it, as :func:`specs_of` says."""
     from toolexpect.api.errors import SpecError
-    from toolexpect.specfile import SPEC_SUFFIXES, SpecFile, load_spec_files
+    from toolexpect.specfiles.stages import SPEC_SUFFIXES, SpecFile, load_spec_files
 
     placed: list[Spec | SpecFile] = []
     read: dict[str, SpecFile] = {}
@@ -182,7 +182,8 @@ class CompiledSpecs:
                 raise ValueError("a partial score of other specs cannot be finished with these")
             if part.lines is not None:
                 raise ValueError(
-                    f"the lines of the block at {part.at} are not numbered yet (toolexpect.shards.numbered)"
+                    f"the lines of the block at {part.at} are not numbered yet"
+                    " (toolexpect.scale.shards.numbered)"
                 )
             for number, more in enumerate(part.runs):
                 runs[number].extend(more)
@@ -287,7 +288,7 @@ class Part:
     """What became of the records of the logs this partition read (its blocks': a block's)."""
     lines: int | None = None
     """For a block of a log read on its own: how many lines it read, its log lines numbered
-    from 1 at its first line, until they are moved (``toolexpect.shards.numbered``);
+    from 1 at its first line, until they are moved (``toolexpect.scale.shards.numbered``);
     ``None`` for a part whose lines are the log's own."""
 
     def moved(self, lines: int) -> Part:

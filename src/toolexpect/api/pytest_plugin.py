@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
+from toolexpect.api.recording import Recording, record
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.errors import ToolexpectError
-from toolexpect.recording import Recording, record
 from toolexpect.spelling import PYTEST
 
 __all__ = ["CaseItem", "SpecFileNode", "ToolexpectCaseFailure", "tool_calls"]
@@ -202,12 +202,12 @@ class _Scores:
         return self._outcomes[(path, case)]
 
     def _score(self) -> None:
-        from toolexpect.inputs import distinct_logs, repeated_case_names
         from toolexpect.logs import LogError, open_logs
         from toolexpect.pairing.advice import PAIRING_CODES
-        from toolexpect.partition import score_read
         from toolexpect.report.diagnostics import render
-        from toolexpect.scoring import CompiledSpecs
+        from toolexpect.scale.partition import score_read
+        from toolexpect.scoring.inputs import distinct_logs, repeated_case_names
+        from toolexpect.scoring.partial import CompiledSpecs
 
         try:
             sources = self.config.stash[_SOURCES_KEY]
@@ -252,7 +252,7 @@ class SpecFileNode(pytest.File):
     def collect(self) -> Iterator[CaseItem]:
         """The file's cases; an invalid spec is a collection error showing its diagnostics."""
         from toolexpect.api import SpecError
-        from toolexpect.specfile import load_spec_file
+        from toolexpect.specfiles.stages import load_spec_file
 
         loaded = load_spec_file(self.path)
         if not loaded.ok or loaded.spec is None:
@@ -322,7 +322,7 @@ def pytest_collection_modifyitems(
     paths = config.stash[_SOURCES_KEY].specs
     if not paths:
         return
-    from toolexpect.specfile import find_spec_files
+    from toolexpect.specfiles.stages import find_spec_files
 
     config.stash[_SCORES_KEY] = _Scores(config, [])
     for found in find_spec_files(paths):

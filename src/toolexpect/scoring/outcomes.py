@@ -1,9 +1,9 @@
 """What scoring gives: each case's outcome, the unclaimed samples, the calls that break their
 tool's schema, the report that holds them.
 
-The data :func:`toolexpect.scoring.score` and :meth:`toolexpect.scoring.CompiledSpecs.finish`
+The data :func:`toolexpect.scoring.partial.score` and :meth:`toolexpect.scoring.partial.CompiledSpecs.finish`
 return and every report renders (``toolexpect.report``); importable from
-:mod:`toolexpect.scoring` too.
+:mod:`toolexpect.scoring.partial` too.
 """
 
 from __future__ import annotations
