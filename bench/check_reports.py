@@ -75,7 +75,7 @@ def write(out: Path) -> int:
         _broken_specs(broken)
         corpus = work / "corpus"
         corpus.mkdir()
-        spec, log = _corpus(corpus)
+        spec, log = (path.relative_to(work) for path in _corpus(corpus))
         jobs: dict[str, list[str]] = {}
         for fmt in REPORTS:
             jobs[f"score-specs-{fmt}"] = ["score", "specs", "--log", "specs/logs/run.jsonl", "--format", fmt]
