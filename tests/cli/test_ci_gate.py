@@ -252,7 +252,7 @@ def test_format_names_each_file_it_changed_escaped(project: Path) -> None:
     (project / "b.expect").write_text("expect   t( x=2)\n", encoding="utf-8")
     run = _toolexpect(project, "format", odd, "b.expect", "w.expect")
     assert run.returncode == 0
-    assert run.stderr == "reformatted a\\u001b[31m.expect\nreformatted b.expect\n"
+    assert run.stderr == "reformatted a\u241b[31m.expect\nreformatted b.expect\n"
     assert "\x1b" not in run.stderr
     out = _toolexpect(project, "score", "w.expect", "--log", "run.jsonl", "-o", "r\x1b.json")
-    assert out.stderr == f"{SUMMARY}; report written to r\\u001b.json\n"
+    assert out.stderr == f"{SUMMARY}; report written to r\u241b.json\n"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import secrets
 import stat
@@ -12,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from typing import IO, TYPE_CHECKING
 
 from toolexpect.diagnostics import Diagnostic
+from toolexpect.lines import visible
 from toolexpect.report import diagnostics as diagnostic_report
 from toolexpect.report.style import ESCAPE, Style
 from toolexpect.specfiles.stages import SpecFile, load_spec_files
@@ -86,13 +86,9 @@ EXIT_CODES = {
 
 
 def shown_path(path: str | os.PathLike[str]) -> str:
-    """``path`` as a message shows it: a character that is not printable (a control character,
-    the ESC of a terminal sequence, a lone surrogate of an undecodable name) as a ``\\uXXXX``
-    escape, so that nothing from a file name reaches the terminal raw."""
-    text = os.fspath(path)
-    if text.isprintable():
-        return text
-    return "".join(char if char.isprintable() else json.dumps(char)[1:-1] for char in text)
+    """``path`` as a message shows it, through the one escape of every text a person reads
+    (:func:`toolexpect.lines.visible`): nothing from a file name reaches the terminal raw."""
+    return visible(os.fspath(path))
 
 
 _FORMAT_OF_SUFFIX = {
