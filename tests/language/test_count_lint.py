@@ -3,6 +3,8 @@ a count below the expectations it covers (L314), and the count's call checked as
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from toolexpect.diagnostics import CODES, Diagnostic, Severity
@@ -113,3 +115,20 @@ def test_the_count_codes_are_in_the_table() -> None:
         Severity.NOTE,
         Severity.ERROR,
     )
+
+
+def test_a_note_never_fails_lint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A spec whose only finding is a note (L313) lints with exit 0, and the summary counts it
+    as a note, not as a warning."""
+    from toolexpect.cli import main
+
+    spec = tmp_path / "notes.expect"
+    spec.write_text("expect a()\nrequire at most 0 calls of f\n", encoding="utf-8")
+    assert main(["lint", str(spec)]) == 0
+    out = capsys.readouterr().out
+    assert "note[L313]" in out
+    assert out.rstrip().endswith("Found 0 errors and 0 warnings in 1 file (1 note).")
+    spec.write_text(
+        "expect a()\nrequire at most 0 calls of f\nrequire between 4 and 2 calls\n", encoding="utf-8"
+    )
+    assert main(["lint", str(spec)]) == 1

@@ -44,19 +44,21 @@ def cmd_lint(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         print(f"toolexpect: {no_spec_files(folder)}", file=err)
     if any(d.code in UNREADABLE for d in diagnostics):
         return EXIT_USAGE
-    if diagnostics:
-        if args.format == "full":
-            errors = sum(d.severity is Severity.ERROR for d in diagnostics)
-            warnings = len(diagnostics) - errors
-            print(
-                f"\nFound {errors} error{'s' * (errors != 1)} and {warnings} "
-                f"warning{'s' * (warnings != 1)} in {len(files)} file{'s' * (len(files) != 1)}.",
-                file=out,
-            )
+    errors = sum(d.severity is Severity.ERROR for d in diagnostics)
+    warnings = sum(d.severity is Severity.WARNING for d in diagnostics)
+    notes = len(diagnostics) - errors - warnings
+    if diagnostics and args.format == "full":
+        also = f" ({notes} note{'s' * (notes != 1)})" if notes else ""
+        print(
+            f"\nFound {errors} error{'s' * (errors != 1)} and {warnings} "
+            f"warning{'s' * (warnings != 1)} in {len(files)} file{'s' * (len(files) != 1)}{also}.",
+            file=out,
+        )
+    if errors or warnings:
         return EXIT_FINDINGS
     if empty:
         return EXIT_USAGE
-    if not args.quiet:
+    if not args.quiet and not diagnostics:
         print(f"{len(files)} file{'s' * (len(files) != 1)}, no findings", file=err)
     return EXIT_OK
 
