@@ -78,19 +78,6 @@ class Text(str):
     """A ``str`` subclass."""
 
 
-_scalars = st.sampled_from([0, 1, 1.0, -0.0, 2.5, True, False, None, "", "1", "true", "Berlin"])
-_odd = st.sampled_from([Colour.RED, Level.ONE, Text("x"), (1, 2), {3, 1}, frozenset({"a"}), b"raw"])
-_values = st.recursive(
-    _scalars | _odd,
-    lambda inner: (
-        st.lists(inner, max_size=3)
-        | st.dictionaries(st.sampled_from(["k", "n", "true", 1, True, None]), inner, max_size=3)
-    ),
-    max_leaves=8,
-)
-_keys = st.sampled_from(["city", "n", "x", "true", "1"]) | st.sampled_from([1, True, None, 2.5])
-
-
 @pytest.mark.parametrize(
     ("bad", "error", "message"),
     [
