@@ -8,7 +8,7 @@ import json
 import re
 import subprocess
 
-from toolexpect.language.grammar import first_words, spellings
+from toolexpect.language.grammar import first_words, literal, spellings
 
 from .editors_support import NODE_BIN, TEXTMATE, require
 
@@ -42,8 +42,8 @@ def test_the_grammar_is_the_language_of_expect_files() -> None:
 
 
 def test_the_samples_use_every_keyword_and_form_of_require() -> None:
-    """Every statement keyword and every form of ``require`` of the parser's grammar is in the
-    samples, each annotated with its scope."""
+    """Every statement keyword and every form of ``require`` of the parser's grammar (each bound
+    of a count included) is in the samples, each annotated with its scope."""
     samples = "\n".join(sample.read_text(encoding="utf-8") for sample in SAMPLES)
     code = "\n".join(line for line in samples.splitlines() if not line.startswith("#"))
     for word in first_words("_item"):
@@ -52,3 +52,27 @@ def test_the_samples_use_every_keyword_and_form_of_require() -> None:
     for words in spellings("require_stmt").values():
         form = " ".join(words).replace("number", "")
         assert form.strip() in code.replace("  ", " "), form
+    annotated = _annotated(samples)
+    count_words = {literal("CALL"), literal("CALLS"), literal("OF")}
+    for words in spellings("count_bound").values():  # require at most 3 calls of search, ...
+        bound = " ".join(r"\d+" if word == "number" else word for word in words)
+        assert re.search(rf"^\s*require {bound} calls?\b", code, re.MULTILINE), words
+        count_words.update(word for word in words if word != "number")
+    for word in sorted(w for w in count_words if w):
+        assert (word, "keyword.other.requirement.toolexpect") in annotated, word
+
+
+def _annotated(samples: str) -> set[tuple[str, str]]:
+    """Each (text, scope) a sample annotates: the characters of the code line above under the
+    carets of an annotation line."""
+    found: set[tuple[str, str]] = set()
+    code = ""
+    for line in samples.splitlines():
+        marks = re.fullmatch(r"#(\s*)(\^+) (\S+)", line)
+        if marks is None:
+            if not line.startswith("#"):
+                code = line
+            continue
+        start = 1 + len(marks.group(1))
+        found.add((code[start : start + len(marks.group(2))], marks.group(3)))
+    return found

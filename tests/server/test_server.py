@@ -252,6 +252,7 @@ def test_statement_keywords_tools_require_forms_and_matchers(editor: Editor, typ
     assert complete(editor, typing, 'expect get_weather(city="Ber') == []
 
 
+COUNTS = {"at most", "at least", "exactly", "between"}  # tests/server/test_counts.py completes them
 EVERY_REQUIREMENT = {
     "accuracy >=",
     "accuracy >",
@@ -260,6 +261,7 @@ EVERY_REQUIREMENT = {
     "order",
     "pass rate >=",
     "pass rate >",
+    *COUNTS,
 }
 
 
@@ -270,6 +272,8 @@ def test_after_require_every_form_of_the_grammar_is_offered(editor: Editor, typi
     assert {item.label for item in items} == EVERY_REQUIREMENT
     for item in items:
         assert item.text_edit is not None
+        if item.label in COUNTS:
+            continue
         inserted = item.text_edit.new_text
         written = "require " + inserted + ("0.5" if inserted.endswith(" ") else "")
         result = parse_text(f"expect a\n{written}\n", "t")

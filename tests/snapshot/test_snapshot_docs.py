@@ -74,3 +74,17 @@ def test_the_python_example_prints_the_spec(
     Path("logs/good.jsonl").write_text(_block("jsonl"), encoding="utf-8")
     exec(compile(_block("python"), str(DOC), "exec"), {})
     assert capsys.readouterr().out == _block("expect")
+
+
+def test_the_counts_example_is_the_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The doc's log, snapshot with --ignore-args request_id --counts, gives the spec of its
+    Counts section."""
+    monkeypatch.chdir(tmp_path)
+    os.mkdir("logs")
+    Path("logs/good.jsonl").write_text(_block("jsonl"), encoding="utf-8")
+    code, out, err = run_cli(capsys, "snapshot", "logs/good.jsonl", "--ignore-args", "request_id", "--counts")
+    assert code == 0, err
+    counts = DOC.read_text(encoding="utf-8").split("## Counts\n", 1)[1]
+    assert out == counts.split("```expect\n", 1)[1].split("```", 1)[0]

@@ -17,15 +17,16 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
+import operator
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import Any, SupportsIndex, cast
 
 from toolexpect.api import Evaluation, ToolCallAssertionError, calls_from
 from toolexpect.api.recording import Recording, record, to_json, tool_name
 from toolexpect.calls import ToolCall
 from toolexpect.matching import RunResult, compile_case, evaluate
-from toolexpect.model import ArgMatcher, Case, Expectation, Op, Pattern
+from toolexpect.model import ArgMatcher, Case, CountRequirement, Expectation, Op, Pattern
 from toolexpect.report.explain import explain_run
 
 __all__ = ["Given", "Then", "When", "given"]
@@ -252,3 +253,57 @@ class Then:
             forbid = Expectation(tool_name(tool))
             self._check(Case(name=self._case.name, question=self._case.question, forbids=(forbid,)))
         return self
+
+    def assert_tool_called(
+        self,
+        tool: object,
+        *,
+        at_least: int | None = None,
+        at_most: int | None = None,
+        exactly: int | None = None,
+    ) -> Then:
+        """Assert how often ``tool`` was called, whatever its arguments, as ``require at most 3
+        calls of search`` does: ``at_least``, ``at_most`` (both, for between) or ``exactly``
+        times; at least once when no bound is given."""
+        __tracebackhide__ = True
+        if at_least is None and at_most is None and exactly is None:
+            at_least = 1
+        count = _count(Expectation(tool_name(tool)), at_least, at_most, exactly)
+        self._check(Case(name=self._case.name, question=self._case.question, counts=(count,)))
+        return self
+
+    def assert_tool_call_count(
+        self, *, at_least: int | None = None, at_most: int | None = None, exactly: int | None = None
+    ) -> Then:
+        """Assert how many calls were made in all, as ``require at most 10 calls`` does:
+        ``at_least``, ``at_most`` (both, for between) or ``exactly``."""
+        __tracebackhide__ = True
+        if at_least is None and at_most is None and exactly is None:
+            raise TypeError("assert_tool_call_count() needs at_least=, at_most= or exactly=")
+        count = _count(None, at_least, at_most, exactly)
+        self._check(Case(name=self._case.name, question=self._case.question, counts=(count,)))
+        return self
+
+
+def _bound(name: str, value: object) -> int | None:
+    """A bound of a count: ``None``, or a whole number of calls from 0."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{name}= must be a whole number of calls; got {value!r}")
+    number = operator.index(cast(SupportsIndex, value))
+    if number < 0:
+        raise ValueError(f"{name}= must not be negative; got {number}")
+    return number
+
+
+def _count(call: Expectation | None, at_least: object, at_most: object, exactly: object) -> CountRequirement:
+    """The count requirement of the bounds given, refused when no number of calls meets them."""
+    low, high, both = _bound("at_least", at_least), _bound("at_most", at_most), _bound("exactly", exactly)
+    if both is not None:
+        if low is not None or high is not None:
+            raise TypeError("exactly= cannot be given with at_least= or at_most=")
+        low = high = both
+    if low is not None and high is not None and low > high:
+        raise ValueError(f"at_least={low} is above at_most={high}: no number of calls meets both")
+    return CountRequirement(at_least=low, at_most=high, call=call)

@@ -14,6 +14,10 @@ Calls are compared where the report names them: the tools each case's runs calle
 which appeared and which vanished; a report written before ``tools`` existed cannot tell), the
 tools of *unexpected* calls and the expectations left *unmatched*, over the case and all its
 runs. A call that appeared is not a regression on its own.
+
+A count requirement (``require at most 3 calls of search``) that fails in the second report and
+did not in the first is a regression even when the figures stay the same (counts never change a
+score): the case is worse. Counts are told apart by their bounds and the call they count.
 """
 
 from __future__ import annotations
@@ -56,6 +60,9 @@ class Figures:
     not say (written before reports listed them)."""
     other_calls: int = 0
     """Calls of tools beyond those ``tools`` lists (the report lists the first by name)."""
+    counts: frozenset[str] = frozenset()
+    """The count requirements not met by the case or one of its runs, as written
+    (``require at most 3 calls of search``)."""
 
     @property
     def failing(self) -> bool:
@@ -142,6 +149,20 @@ class CaseChange:
         return _added(_unmatched(self.new), _unmatched(self.old))
 
     @property
+    def counts_broken(self) -> tuple[str, ...]:
+        """Count requirements the new report fails and the old one did not (neither an error)."""
+        if not _scored(self.old) or not _scored(self.new):
+            return ()
+        return _added(_counts(self.old), _counts(self.new))
+
+    @property
+    def counts_mended(self) -> tuple[str, ...]:
+        """Count requirements the old report fails and the new one meets (neither an error)."""
+        if not _scored(self.old) or not _scored(self.new):
+            return ()
+        return _added(_counts(self.new), _counts(self.old))
+
+    @property
     def calls_changed(self) -> bool:
         """True when a call appeared or vanished (``tools_*``, ``calls_*``, ``expected_*``)."""
         return bool(
@@ -155,7 +176,8 @@ class CaseChange:
 
     @property
     def regressed(self) -> bool:
-        """True when the case got worse: its status, its score, its pass rate or its precision."""
+        """True when the case got worse: its status, its score, its pass rate, its precision, or a
+        count requirement it newly fails."""
         if self.new is None:
             return False
         if self.old is None:
@@ -165,12 +187,13 @@ class CaseChange:
             or (self.score_delta or 0.0) < -_EPSILON
             or (self.pass_rate_delta or 0.0) < -_EPSILON
             or (self.precision_delta or 0.0) < -_EPSILON
+            or bool(self.counts_broken)
         )
 
     @property
     def improved(self) -> bool:
-        """True when the case got better (status, score, pass rate or precision) and did not
-        regress."""
+        """True when the case got better (status, score, pass rate, precision, or a count
+        requirement met again) and did not regress."""
         if self.old is None or self.new is None or self.regressed:
             return False
         return (
@@ -178,6 +201,7 @@ class CaseChange:
             or (self.score_delta or 0.0) > _EPSILON
             or (self.pass_rate_delta or 0.0) > _EPSILON
             or (self.precision_delta or 0.0) > _EPSILON
+            or bool(self.counts_mended)
         )
 
     @property
@@ -261,6 +285,14 @@ def _unmatched(figures: Figures | None) -> frozenset[str]:
     return figures.unmatched if figures else frozenset()
 
 
+def _counts(figures: Figures | None) -> frozenset[str]:
+    return figures.counts if figures else frozenset()
+
+
+def _scored(figures: Figures | None) -> bool:
+    return figures is not None and figures.status != "error"
+
+
 def _rescaled(counts: tuple[int, int], runs: int) -> tuple[Fraction, Fraction]:
     """Calls per run of the case, and the share of its runs that made them."""
     return Fraction(counts[0], runs), Fraction(counts[1], runs)
@@ -322,6 +354,26 @@ def _unmatched_label(failure: Mapping[str, Any]) -> str:
     return str(details.get("tool") or head)
 
 
+def _count_label(failure: Mapping[str, Any]) -> str:
+    """The count requirement a ``count`` failure names, as the spec writes it (the call with
+    its arguments when the message shows them: ``search(query ~ "x") matched 5 calls; ...``)."""
+    details = failure.get("details") or {}
+    low, high, tool = details.get("at_least"), details.get("at_most"), details.get("tool")
+    if low is not None and low == high:
+        bound, last = f"exactly {low}", low
+    elif low is not None and high is not None:
+        bound, last = f"between {low} and {high}", high
+    elif high is not None:
+        bound, last = f"at most {high}", high
+    else:
+        bound, last = f"at least {low}", low
+    text = f"require {bound} {'call' if last == 1 else 'calls'}"
+    if tool is None:
+        return text
+    subject = str(failure.get("message", "")).rpartition(" matched ")[0]
+    return f"{text} of {subject if subject.startswith(f'{tool}(') else tool}"
+
+
 def figures(entry: Mapping[str, Any]) -> Figures:
     """The :class:`Figures` of one case entry of a JSON report."""
     runs = entry.get("runs")
@@ -329,6 +381,7 @@ def figures(entry: Mapping[str, Any]) -> Figures:
     messages: list[str] = []
     unexpected: set[str] = set()
     unmatched: set[str] = set()
+    counts: set[str] = set()
     for prefix, failure in _failures(entry):
         if line is None and isinstance(failure.get("line"), int):
             line, column = failure["line"], failure.get("column")
@@ -340,6 +393,8 @@ def figures(entry: Mapping[str, Any]) -> Figures:
             unexpected.update(str(tool) for tool in details.get("tools") or ())
         elif kind == "unmatched":
             unmatched.add(_unmatched_label(failure))
+        elif kind == "count":
+            counts.add(_count_label(failure))
     status = str(entry.get("status"))
     return Figures(
         status=status,
@@ -355,6 +410,7 @@ def figures(entry: Mapping[str, Any]) -> Figures:
         precision=entry["precision"] if entry.get("precision") is not None else entry.get("mean_precision"),
         tools=_tools(entry),
         other_calls=int(entry.get("other_tool_calls") or 0),
+        counts=frozenset(counts),
     )
 
 

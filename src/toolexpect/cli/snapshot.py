@@ -71,6 +71,12 @@ def add_snapshot_parser(commands: Any) -> None:
     snap.add_argument("--any-args", **names, default=[], help="write these arguments as NAME=any")
     snap.add_argument("--then", action="store_true", help="write each case's calls as one ordered chain")
     snap.add_argument(
+        "--counts",
+        action="store_true",
+        help="bound how often each tool is called: 'require between MIN and MAX calls of TOOL' "
+        "from the runs (exactly N, at most MAX when a run made none)",
+    )
+    snap.add_argument(
         "--require",
         choices=("no-unexpected",),
         action="append",
@@ -142,6 +148,7 @@ def cmd_snapshot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         then=args.then,
         no_unexpected="no-unexpected" in args.require,
         differing=args.differing,
+        counts=args.counts,
     )
     snapshot = take_snapshot(groups, options, paired=paired_by, spelling=COMMAND_LINE)
     found = [*left_out, *snapshot.diagnostics]

@@ -113,6 +113,10 @@ def _counted(figures: Figures | None) -> dict[str, tuple[int, int]]:
 
 
 def _call_lines(change: CaseChange) -> Iterator[str]:
+    for count in change.counts_broken:
+        yield f"count newly failing: {count}"
+    for count in change.counts_mended:
+        yield f"count met again: {count}"
     after, before = _counted(change.new), _counted(change.old)
     for tool in change.tools_appeared:
         yield f"called now, not before: {tool} ({_times(*after[tool])})"
@@ -246,7 +250,7 @@ def render_markdown(comparison: Comparison, old_name: str, new_name: str) -> str
 
 
 def change_lines(change: CaseChange) -> list[str]:
-    """What changed in a case beyond its status and score: precision, then calls, a line each."""
+    """What changed in a case beyond its status and score: precision, counts, then calls, a line each."""
     precision = _precision(change)
     return [precision, *_call_lines(change)] if precision else list(_call_lines(change))
 
@@ -323,6 +327,10 @@ def to_json(
                 "score_delta": change.score_delta,
                 "pass_rate_delta": change.pass_rate_delta,
                 "precision_delta": change.precision_delta,
+                "counts": {
+                    "newly_failing": list(change.counts_broken),
+                    "met_again": list(change.counts_mended),
+                },
                 "calls": {
                     "tools_appeared": list(change.tools_appeared),
                     "tools_vanished": list(change.tools_vanished),

@@ -5,18 +5,21 @@ catalogue the tools' names and their parameters (with types and descriptions) an
 The keywords and the forms of ``require`` are read off the built parser
 (:func:`toolexpect.language.grammar.first_words`,
 :func:`~toolexpect.language.grammar.every_spelling`), so they follow the grammar: after ``require``
-every form it allows, and after a part of one (``require pass``) the rest of each form it starts.
+every form it allows, and after a part of one (``require pass``) the rest of each form it starts;
+a count (``require at most 3 calls of``) goes on after its numbers, and the tools follow ``of``.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from collections.abc import Callable
 
 from lsprotocol import types
 
 from toolexpect.catalogue import Catalogue
-from toolexpect.language.grammar import every_spelling, first_words, spellings
+from toolexpect.language.grammar import every_spelling, first_words, literal
 from toolexpect.server.context import Place, place_at
 from toolexpect.server.positions import Positions
 from toolexpect.server.toolinfo import parameters, signature
@@ -98,29 +101,73 @@ def _require_forms(written: tuple[str, ...]) -> list[tuple[str, bool, str]]:
     the first part that is not a word or an operator (a number, a rule of the grammar); whether
     a part follows; and the whole statement, for the detail.
 
-    The forms are every spelling of ``require_stmt`` in the grammar (``accuracy >=`` and
-    ``accuracy >``, ``no unexpected calls``, ...); one goes on only where ``written`` ends
-    between two of its parts.
+    The forms are every spelling of ``require_stmt`` and ``count_stmt`` in the grammar
+    (``accuracy >=`` and ``accuracy >``, ``no unexpected calls``, ``at most number calls of
+    call``, ...); one goes on only where ``written`` ends between two of its parts, a number
+    written standing for ``number``.
     """
     forms: dict[str, tuple[bool, str]] = {}
-    for words in every_spelling("require_stmt"):
+    for words in _statements():
         parts = words[1:]
         for done in range(len(parts) + 1):
-            if [token for part in parts[:done] for token in _tokens(part)] == list(written):
+            if _starts(parts[:done], written):
                 break
         else:
             continue  # what is written is not the start of this form
         fixed: list[str] = []
         for part in parts[done:]:
-            if spellings(part):  # a rule (`number`, ...): what the user writes there varies
+            if part.startswith("<"):  # a rule (`number`, ...): what the user writes there varies
                 break
             fixed.append(part)
         if not fixed:
             continue
         form = " ".join(fixed)
         more = forms.get(form, (False, ""))[0] or done + len(fixed) < len(parts)
-        forms[form] = (more, " ".join(words))
+        forms[form] = (more, " ".join(word.strip("<>") if word.startswith("<") else word for word in words))
     return [(form, more, statement) for form, (more, statement) in forms.items()]
+
+
+@functools.cache
+def _statements() -> tuple[tuple[str, ...], ...]:
+    """Every spelling of ``require``, a rule written ``<rule>``: ``require_stmt``'s, and
+    ``count_stmt``'s with each bound of ``count_bound`` written out (``require at most <number>
+    calls of <call>``; the keyword ``call`` is no rule, the call after ``of`` is)."""
+
+    def marked(words: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(f"<{word}>" if word == "number" else word for word in words)
+
+    found = [marked(words) for words in every_spelling("require_stmt")]
+    of, calls = literal("OF"), literal("CALLS")
+    # `calls of <call>` last, so that a form shared by all the counts (`at most`) says it
+    for words in sorted(every_spelling("count_stmt"), key=lambda words: (calls in words, of in words)):
+        at = words.index("count_bound")
+        tail = tuple(
+            "<call>" if index and words[index - 1] == of else word for index, word in enumerate(words)
+        )
+        found.extend(tail[:at] + marked(bound) + tail[at + 1 :] for bound in every_spelling("count_bound"))
+    return tuple(found)
+
+
+_NUMBER_TOKEN = re.compile(r"[0-9.eE+\-]+")
+
+
+def _starts(parts: tuple[str, ...], written: tuple[str, ...]) -> bool:
+    """True when ``written`` is ``parts`` as the scan reads them, a ``number`` being the tokens of
+    one number (``0.5`` is ``0``, ``.``, ``5``)."""
+    at = 0
+    for part in parts:
+        if part == "<number>":
+            start = at
+            while at < len(written) and _NUMBER_TOKEN.fullmatch(written[at]):
+                at += 1
+            if at == start:
+                return False
+            continue
+        tokens = _tokens(part) if not part.startswith("<") else [part]  # no rule but a number is written
+        if list(written[at : at + len(tokens)]) != tokens:
+            return False
+        at += len(tokens)
+    return at == len(written)
 
 
 def _tokens(part: str) -> list[str]:

@@ -135,6 +135,8 @@ def place_at(text: str, offset: int) -> Place:
         return Place("nowhere", prefix)
     if not words:
         return Place("statement", prefix, in_case=in_case)
+    if words[0] == literal("REQUIRE") and words[-1] == literal("OF"):  # a count of one tool
+        return Place("tool", prefix, in_case=in_case)
     if words[0] == literal("REQUIRE"):
         return Place("after-require", prefix, in_case=in_case, written=tuple(words[1:]))
     if words[-1] in (literal("EXPECT"), literal("FORBID"), then):

@@ -1,4 +1,6 @@
-"""Hover on a tool or an argument of a call: the catalogue's description and JSON Schema of it.
+"""Hover on a tool or an argument of a call: the catalogue's description and JSON Schema of it;
+on a count requirement (``require at most 3 calls of search``): what it counts and when a run
+fails it, with or without a catalogue.
 
 The call under the cursor is found by the spans of the parsed document; when the text does not
 parse, by the place the completion scan finds (:mod:`toolexpect.server.context`) and the word
@@ -8,11 +10,12 @@ under the cursor.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from lsprotocol import types
 
 from toolexpect.catalogue import Tool
+from toolexpect.language.write import write_count
 from toolexpect.server.analysis import Analysis
 from toolexpect.server.context import place_at
 from toolexpect.server.positions import Positions
@@ -24,12 +27,24 @@ _WORD_END = re.compile(r"[A-Za-z0-9_\-.:/]*")
 
 
 def hover(analysis: Analysis, position: types.Position, positions: Positions) -> types.Hover | None:
-    """What to show for the tool or argument at ``position``; ``None`` without a catalogue, or
-    when the cursor is on neither."""
+    """What to show for the tool or argument at ``position`` (with a catalogue that knows the
+    tool), else for the count requirement there; ``None`` when the cursor is on none of them."""
+    offset = positions.offset(position)
+    document = analysis.loaded.document
+    text = _catalogue_text(analysis, offset, positions)
+    if text is None and document is not None:
+        count = _count_at(document, positions.span_position(offset))
+        text = _count_text(count) if count is not None else None
+    if text is None:
+        return None
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+
+def _catalogue_text(analysis: Analysis, offset: int, positions: Positions) -> str | None:
+    """The catalogue's words on the tool or argument at ``offset``, if any."""
     catalogue = analysis.catalogue
     if catalogue is None:
         return None
-    offset = positions.offset(position)
     document = analysis.loaded.document
     found = (
         _from_document(document, positions.span_position(offset))
@@ -42,10 +57,7 @@ def hover(analysis: Analysis, position: types.Position, positions: Positions) ->
     tool = catalogue.get(tool_name)
     if tool is None:
         return None
-    text = _tool_text(tool) if argument is None else _argument_text(tool, argument)
-    if text is None:
-        return None
-    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+    return _tool_text(tool) if argument is None else _argument_text(tool, argument)
 
 
 def _inside(span: dict[str, int] | None, place: tuple[int, int]) -> bool:
@@ -56,7 +68,8 @@ def _inside(span: dict[str, int] | None, place: tuple[int, int]) -> bool:
 
 def _from_document(document: dict[str, Any], place: tuple[int, int]) -> tuple[str, str | None] | None:
     for case in document["cases"]:
-        for call in (*case.get("expect", ()), *case.get("forbid", ())):
+        counted = [req["call"] for req in case.get("require", ()) if req["kind"] == "count" and "call" in req]
+        for call in (*case.get("expect", ()), *case.get("forbid", ()), *counted):
             if not _inside(call.get("span"), place):
                 continue
             for arg in call.get("args", ()):
@@ -64,6 +77,39 @@ def _from_document(document: dict[str, Any], place: tuple[int, int]) -> tuple[st
                     return call["tool"], arg["name"]
             return call["tool"], None
     return None
+
+
+def _count_at(document: dict[str, Any], place: tuple[int, int]) -> dict[str, Any] | None:
+    """The count requirement under the cursor, if any."""
+    for case in document["cases"]:
+        for req in case.get("require", ()):
+            if req["kind"] == "count" and _inside(req.get("span"), place):
+                return cast(dict[str, Any], req)
+    return None
+
+
+def _count_text(req: dict[str, Any]) -> str:
+    """What a count requirement counts, and when a run fails it."""
+    low, high, call = req.get("at_least"), req.get("at_most"), req.get("call")
+    if call is None:
+        counted = "every tool call of the run"
+    elif call.get("args"):
+        counted = f"the calls of `{call['tool']}` that match its arguments"
+    else:
+        counted = f"the calls of `{call['tool']}`, whatever their arguments"
+    if low is not None and low == high:
+        fails = f"unless it makes exactly {low}"
+    elif low is not None and high is not None:
+        fails = f"unless it makes from {low} to {high}"
+    elif high is not None:
+        fails = f"when it makes more than {high}"
+    else:
+        fails = f"when it makes fewer than {low}"
+    statement = write_count({key: value for key, value in req.items() if key != "span"})
+    return (
+        f"```\n{statement}\n```\n\nCounts {counted}, whatever expectation they are paired with: "
+        f"a run fails the case {fails}. A count never changes the accuracy."
+    )
 
 
 def _from_text(text: str, offset: int) -> tuple[str, str | None] | None:

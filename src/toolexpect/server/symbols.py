@@ -13,6 +13,7 @@ from typing import Any
 from lsprotocol import types
 
 from toolexpect.diagnostics import Span
+from toolexpect.language.write import write_count
 from toolexpect.server.analysis import Analysis
 from toolexpect.server.positions import Positions
 
@@ -89,16 +90,14 @@ def _case(case: dict[str, Any], place: _Place) -> types.DocumentSymbol:
     for requirement in case.get("require", ()):
         if "span" in requirement:
             threshold = requirement.get("threshold")
-            add(
-                requirement["span"],
-                _symbol(
-                    "require " + requirement["kind"].replace("_", " "),
-                    _Kind.Property,
-                    requirement["span"],
-                    place,
-                    detail=None if threshold is None else str(threshold),
-                ),
-            )
+            name = "require " + requirement["kind"].replace("_", " ")
+            detail = None if threshold is None else str(threshold)
+            if requirement["kind"] == "count":  # its bounds and tool; the arguments as detail
+                call = requirement.get("call")
+                bare = {k: v for k, v in requirement.items() if k in ("kind", "at_least", "at_most")}
+                name = write_count({**bare, "call": {"tool": call["tool"]}} if call else bare)
+                detail = ", ".join(arg["name"] for arg in call.get("args", ())) if call else None
+            add(requirement["span"], _symbol(name, _Kind.Property, requirement["span"], place, detail=detail))
     children.sort(key=lambda pair: pair[0])
     return _symbol(
         case["name"],

@@ -9,7 +9,8 @@ runs of one case (repeated runs) keep what every run agrees on: a call is expect
 as every run made it (calls lined up by tool, then by how many argument values they share,
 then by order), an argument is kept when every lined-up call has it, with its value when all
 values are equivalent and ``in [...]`` of the recorded values (or ``=any``, by choice) when
-they differ. The pass rate is added later, from scoring the written case
+they differ. With ``counts``, each tool the runs called also gets the bounds of how often they
+called it (:func:`count_bounds`). The pass rate is added later, from scoring the written case
 (:mod:`toolexpect.snapshot.write`).
 """
 
@@ -27,7 +28,7 @@ from toolexpect.pairing.facts import question_count
 from toolexpect.snapshot.values import as_document_value, unwritable_name, unwritable_value
 from toolexpect.spelling import BY_ID, BY_QUESTION, PYTHON, Setting, Spelling
 
-__all__ = ["CaseRuns", "Options", "build_case"]
+__all__ = ["CaseRuns", "Options", "build_case", "count_bounds"]
 
 Differing = Literal["in", "any"]
 
@@ -39,7 +40,8 @@ class Options:
     ``only``: when not ``None``, the only argument names written; ``ignore``: argument names
     left out; ``any_args``: argument names written ``=any``; ``then``: the calls as one ordered
     chain; ``no_unexpected``: close each case with ``require no unexpected calls``;
-    ``differing``: how an argument whose value differs between runs is written.
+    ``differing``: how an argument whose value differs between runs is written; ``counts``:
+    add ``require ... calls of TOOL`` for each tool called, from how often each run called it.
     """
 
     only: frozenset[str] | None = None
@@ -48,6 +50,7 @@ class Options:
     then: bool = False
     no_unexpected: bool = False
     differing: Differing = "in"
+    counts: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +188,27 @@ def _expectation(slot: _Slot, options: Options, case: str, found: list[Diagnosti
     return node
 
 
+def count_bounds(runs: Sequence[RecordedSample]) -> list[dict[str, Any]]:
+    """A count requirement for each tool the runs called (in the order first called), bounded
+    by the fewest and the most calls of it one run made: ``exactly N`` when every run made N,
+    ``at most MAX`` when a run made none, else ``between MIN and MAX``."""
+    tallies: dict[str, list[int]] = {}
+    for number, run in enumerate(runs):
+        for call in run.calls:
+            tally = tallies.setdefault(call.name, [0] * len(runs))
+            tally[number] += 1
+    found: list[dict[str, Any]] = []
+    for tool, tally in tallies.items():
+        if unwritable_name(tool) is not None:  # said where its calls are left out
+            continue
+        low, high = min(tally), max(tally)
+        node: dict[str, Any] = {"kind": "count", "at_most": high, "call": {"tool": tool}}
+        if low > 0:
+            node["at_least"] = low
+        found.append(node)
+    return found
+
+
 def build_case(
     runs: CaseRuns,
     options: Options,
@@ -252,6 +276,8 @@ def build_case(
             case["chains"] = [list(range(len(slots)))]
         if options.no_unexpected:
             requirements.append({"kind": "no_unexpected_calls"})
+        if options.counts:
+            requirements.extend(count_bounds(samples))
     elif all(not sample.calls for sample in samples):
         requirements.append({"kind": "no_tool_calls"})
     else:
