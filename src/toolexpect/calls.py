@@ -11,7 +11,7 @@ from toolexpect.model import Json
 __all__ = ["CallList", "LogRecords", "RecordedSample", "SampleFacts", "ToolCall", "same_call"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ToolCall:
     """One call an agent made: the tool's name and its decoded arguments.
 

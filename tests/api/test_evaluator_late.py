@@ -276,8 +276,13 @@ def test_a_late_result_behaves_as_a_run_result(samples: list[dict[str, Any]]) ->
         made = make(fresh)
         assert type(made) is RunResult
         assert made == eager
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        fresh.status = "pass"  # type: ignore[misc]
+    # A plain slotted dataclass: fields assign, no field can be added, and it is not hashable.
+    fresh.status = "pass"
+    assert fresh.passed
+    with pytest.raises(AttributeError):
+        fresh.extra = 1  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(fresh)
 
 
 def test_equal_evaluations_compare_equal(samples: list[dict[str, Any]]) -> None:

@@ -177,7 +177,7 @@ class MatchResult:
     unpaired_calls: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RunResult:
     """The verdict on one recorded run of a case.
 
