@@ -44,6 +44,32 @@ def test_the_reports_but_json_keep_no_run_beyond_the_accumulators(tmp_path: Path
         assert render(report, fmt) == render(full, fmt)
 
 
+def test_only_the_runs_a_report_shows_are_explained(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scored for the reports but JSON, a failing run is explained only when a report reads its
+    failures: the runs a case keeps, never the others; the JSON report's scoring explains every
+    failing run. The reports are the same either way."""
+    import toolexpect.matching.case as case_module
+
+    explained: list[int] = []
+    real = case_module.explain
+
+    def counting(*args: object, **kwargs: object) -> object:
+        explained.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(case_module, "explain", counting)
+    spec = parse_spec(SPEC, "c")
+    report = score([spec], _samples(100), explained=MAX_RUNS_SHOWN)
+    assert len(explained) == 0  # nothing read yet
+    text = render(report, "text")
+    assert 0 < len(explained) <= MAX_KEPT_RUNS
+    explained.clear()
+    full = score([spec], _samples(100))
+    assert len(explained) == 100
+    assert render(full, "text") == text
+    assert render(report, "junit") == render(full, "junit")
+
+
 def test_precision_and_f1_come_from_the_accumulators() -> None:
     """A case's mean precision and F1 are the exact means over its runs (math.fsum of each run's
     figure over their number), whatever the order the runs came in."""

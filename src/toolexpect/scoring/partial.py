@@ -365,7 +365,8 @@ def score_partition(
     ``explained``: ``None`` keeps every run (the JSON report lists each); a number (at most
     :data:`~toolexpect.matching.MAX_KEPT_RUNS`, how many failing runs of a case the other
     reports explain) keeps no run beyond each case's accumulators (its figures, its first run,
-    its first failing runs whole), so memory does not grow with the number of runs.
+    its first failing runs whole), so memory does not grow with the number of runs, and
+    explains a failing run only when a report reads its failures (the runs it keeps).
     """
     if explained is not None and not 0 <= explained <= MAX_KEPT_RUNS:
         raise ValueError(f"explained must be None or between 0 and {MAX_KEPT_RUNS}, not {explained}")
@@ -392,7 +393,7 @@ def score_partition(
         for number in chosen:
             compiled = targets[number].compiled
             run = (
-                compiled.evaluate(sample.calls)
+                compiled.evaluate(sample.calls, explain_later=not keep)
                 if error is None
                 else compiled.failed(error, sample.path, sample.line)
             )
