@@ -97,6 +97,14 @@ class RecordedSample:
     facts: SampleFacts | None = field(default=None, compare=False)
     error: str | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        """The sample in the JSON form of ``calls``: ``{"id", "calls"}``, and ``error`` for a
+        request that failed."""
+        entry: dict[str, Any] = {"id": self.id, "calls": [call.to_json() for call in self.calls]}
+        if self.error is not None:
+            entry["error"] = self.error
+        return entry
+
 
 def same_call(a: ToolCall, b: ToolCall) -> bool:
     """Whether ``a`` and ``b`` are one call logged twice: the same kind, tool and arguments

@@ -319,6 +319,4 @@ def read_value(value: Any, fmt: str = "auto") -> tuple[list[RecordedSample], lis
 def calls_to_json(samples: Iterable[RecordedSample]) -> dict[str, Any]:
     """Samples as ``{"samples": [{"id", "calls": [...]}]}``, the JSON form of ``calls`` (with
     ``error`` for a request that failed)."""
-    from toolexpect.report.calls import sample_json
-
-    return {"samples": [sample_json(sample) for sample in samples]}
+    return {"samples": [sample.to_json() for sample in samples]}

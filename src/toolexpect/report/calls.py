@@ -69,12 +69,8 @@ def calls_json_chunks(logs: Sequence[tuple[str, str]], samples: Iterable[Recorde
 
 
 def sample_json(sample: RecordedSample) -> dict[str, Any]:
-    """One sample in the JSON form of ``calls``: ``{"id", "calls"}``, and ``error`` for a
-    request that failed."""
-    entry: dict[str, Any] = {"id": sample.id, "calls": [call.to_json() for call in sample.calls]}
-    if sample.error is not None:
-        entry["error"] = sample.error
-    return entry
+    """One sample in the JSON form of ``calls`` (:meth:`RecordedSample.to_json`)."""
+    return sample.to_json()
 
 
 def _block(number: int, sample: RecordedSample) -> str:

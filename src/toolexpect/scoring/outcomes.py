@@ -14,6 +14,7 @@ from toolexpect.calls import LogRecords
 from toolexpect.diagnostics import Diagnostic, Severity
 from toolexpect.matching import CaseResult, RunResult
 from toolexpect.model import Case
+from toolexpect.toolcheck.findings import CallFinding, SampleFinding
 
 __all__ = ["MAX_UNUSED_IDS", "CallFinding", "CaseOutcome", "SampleFinding", "ScoreReport", "UnusedSample"]
 
@@ -34,27 +35,6 @@ class UnusedSample:
     path: str | None
     line: int | None
     reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class CallFinding:
-    """A recorded call that breaks its tool's schema: which call, tool and argument, and why
-    (found by :func:`toolexpect.toolcheck.check_calls`, importable from there too)."""
-
-    index: int
-    tool: str
-    argument: str | None
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class SampleFinding:
-    """A recorded call that breaks its tool's schema, with the sample it was found in."""
-
-    sample_id: str | None
-    path: str | None
-    line: int | None
-    finding: CallFinding
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from referencing.exceptions import Unresolvable
 
 from toolexpect.calls import RecordedSample, ToolCall
 from toolexpect.catalogue import Catalogue
-from toolexpect.scoring.outcomes import CallFinding, SampleFinding
+from toolexpect.toolcheck.findings import CallFinding, SampleFinding
 from toolexpect.toolcheck.schemas import (
     ToolSchema,
     declared,
