@@ -3,7 +3,9 @@
 Run ``python bench/run.py`` (full run) or ``python bench/run.py --quick`` (small and fast).
 
 1. Generates the seeded corpus of ``bench/corpus.py``.
-2. Scores it with toolexpect through the CLI (``toolexpect score``) and the Python API, and with
+2. Scores it with toolexpect through the CLI (``toolexpect score``) and the Python API, both from a
+   plain install of this tree (a wheel in ``bench/.cache/builds/worktree/venv``, modules compiled
+   to bytecode as users run them; ``--editable`` uses the running interpreter instead), and with
    every peer that installs here (DeepEval, Ragas, agentevals, BFCL's AST checker), each in its own
    virtual environment under ``bench/.cache/venvs/<peer>`` (created once, then reused), through
    ``bench/peers/harness.py``. A peer that cannot be installed or crashes is reported with why.
@@ -14,6 +16,9 @@ Run ``python bench/run.py`` (full run) or ``python bench/run.py --quick`` (small
    installed.
 5. Times toolexpect on single samples of 1 to 100,000 recorded calls and fits the growth exponent.
 6. Prints the tables and writes ``bench/results/latest.{json,md,png}`` and ``docs/comparison.md``.
+
+Every process runs without ``PYTHONDONTWRITEBYTECODE``; the load average is printed (and written)
+before and after, and the CLI's CPU time is given beside its wall time.
 
 No network traffic besides ``pip`` installing the peers: telemetry is switched off by environment
 variables and no metric is configured to call a model (dummy API keys only).
@@ -44,6 +49,11 @@ sys.path.insert(0, str(BENCH))
 
 import bfcl_corpus  # noqa: E402  (sibling modules; bench/ is not a package)
 import corpus  # noqa: E402
+from compare_builds import install_worktree  # noqa: E402
+
+# The Python of the toolexpect under test and its environment (set in main).
+TOOLEXPECT_PYTHON = Path(sys.executable)
+TOOLEXPECT_ENV: dict[str, str] = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 PEER_ENV = {
     "DEEPEVAL_TELEMETRY_OPT_OUT": "YES",
@@ -227,6 +237,7 @@ def run_harness(
         command.append("--no-trace")
     env = {**os.environ, **PEER_ENV}
     env.pop("PYTHONPATH", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # every side runs from bytecode, as users run it
     CACHE.mkdir(parents=True, exist_ok=True)  # the working folder, also when no peer was installed
     try:
         done = subprocess.run(
@@ -270,7 +281,7 @@ def score_with_cli(
     report = folder / "report.json"
     peak_file = folder / "peak_kib"
     command = [
-        sys.executable,
+        str(TOOLEXPECT_PYTHON),
         "-c",
         _CLI_WRAPPER,
         str(peak_file),
@@ -284,8 +295,8 @@ def score_with_cli(
         str(report),
     ]
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, _usage = os.wait4(process.pid, 0)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=TOOLEXPECT_ENV)
+    _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)
     stderr = process.stderr.read().decode() if process.stderr else ""
@@ -308,6 +319,7 @@ def score_with_cli(
         "scores": scores,
         "errors": {},
         "seconds": seconds,
+        "cpu_seconds": usage.ru_utime + usage.ru_stime,
         "scored": len(samples),
         "partial": False,
         "peak_rss_kib": int(peak_file.read_text()) if peak_file.exists() else None,
@@ -412,7 +424,7 @@ def run_bfcl(
     results["toolexpect_cli"] = score_with_cli(spec, log, samples, cli, verdicts=True)
     _say("  scoring with toolexpect (Python API) ...")
     results["toolexpect_bfcl"] = run_harness(
-        Path(sys.executable), "toolexpect_bfcl", corpus_file, folder / "bfcl-te.json", budget, trace=False
+        TOOLEXPECT_PYTHON, "toolexpect_bfcl", corpus_file, folder / "bfcl-te.json", budget, trace=False
     )
     _say("  scoring with BFCL's AST checker ...")
     results["bfcl"] = run_harness(
@@ -726,8 +738,18 @@ def main() -> int:
     )
     parser.add_argument("--no-install", action="store_true", help="use only peers already installed")
     parser.add_argument("--no-write", action="store_true", help="print only; write no result files")
+    parser.add_argument(
+        "--editable",
+        action="store_true",
+        help="time the toolexpect of this interpreter (an editable install) instead of a plain install",
+    )
     args = parser.parse_args()
     _ensure_toolexpect()
+    global TOOLEXPECT_PYTHON
+    if not args.editable:
+        TOOLEXPECT_PYTHON = install_worktree().python
+    load_before = os.getloadavg()
+    _say(f"load average at start: {', '.join(f'{x:.2f}' for x in load_before)} ({os.cpu_count()} CPUs)")
     scenarios = args.scenarios or (50 if args.quick else 200)
     runs = args.runs or (4 if args.quick else 100)
     budget = args.budget or (10.0 if args.quick else 60.0)
@@ -747,7 +769,7 @@ def main() -> int:
 
     labels = {"toolexpect_cli": "toolexpect", "toolexpect_api": "toolexpect"}
     labels.update({p.key: p.label for p in chosen})
-    pythons: dict[str, Path | None] = {"toolexpect_api": Path(sys.executable)}
+    pythons: dict[str, Path | None] = {"toolexpect_api": TOOLEXPECT_PYTHON}
     install_notes: dict[str, str] = {}
     for peer in chosen:
         python, reason = install_peer(peer, allow_install=not args.no_install)
@@ -812,6 +834,7 @@ def main() -> int:
     fastest = max(peers_ok, key=lambda r: r["rate"], default=None)
     api_row = next(r for r in rows if r.get("metric") == "Tool Call Accuracy (Python API)")
     cli_row = next((r for r in rows if r["system"] == "toolexpect_cli" and r["status"] == "ok"), None)
+    cli_metric = speed["toolexpect_cli"].get("metrics", {}).get("Tool Call Accuracy (CLI, whole process)", {})
     headline = {
         "toolexpect_api_rate": api_row["rate"],
         "toolexpect_cli_rate": cli_row["rate"] if cli_row else None,
@@ -822,6 +845,8 @@ def main() -> int:
         "growth_exponent": grow["exponent"],
         "nlogn_exponent_same_range": grow["nlogn_exponent"],
         "cli_agrees_with_api": cli_row["agreement"] if cli_row else None,
+        "toolexpect_cli_wall_seconds": cli_metric.get("seconds"),
+        "toolexpect_cli_cpu_seconds": cli_metric.get("cpu_seconds"),
     }
     sem_md, sem_rows = semantics_table({k: semantics[k] for k in order}, labels)
     table_md = throughput_table(rows, labels)
@@ -838,6 +863,11 @@ def main() -> int:
         "python": platform.python_version(),
         "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs",
         "wall_seconds": time.perf_counter() - started,
+        "toolexpect_install": (
+            "editable (this interpreter)" if args.editable else "plain install (wheel, bytecode)"
+        ),
+        "load_average_start": [round(x, 2) for x in load_before],
+        "load_average_end": [round(x, 2) for x in os.getloadavg()],
     }
     notes = {p.key: p.note for p in chosen if p.note}
 
@@ -846,7 +876,13 @@ def main() -> int:
     _say("\nsemantics cases (✗ = differs from the definition):\n" + sem_md)
     _say(
         f"\ntoolexpect API: {headline['toolexpect_api_rate']:,.0f} samples/s; "
-        f"CLI (whole process, startup included): {_fmt(headline['toolexpect_cli_rate'], ',.0f')} samples/s"
+        f"CLI (whole process, startup included): {_fmt(headline['toolexpect_cli_rate'], ',.0f')} samples/s "
+        f"(wall {_fmt(headline['toolexpect_cli_wall_seconds'], '.3f')} s, "
+        f"CPU {_fmt(headline['toolexpect_cli_cpu_seconds'], '.3f')} s; {meta['toolexpect_install']})"
+    )
+    _say(
+        f"load average at start {', '.join(f'{x:.2f}' for x in meta['load_average_start'])}, "
+        f"at the end {', '.join(f'{x:.2f}' for x in meta['load_average_end'])}"
     )
     if fastest:
         _say(
