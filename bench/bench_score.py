@@ -45,11 +45,19 @@ def _literal(value: object) -> str:
     return json.dumps(value)
 
 
-def generate(folder: Path, cases: int, runs: int, seed: int = 7) -> tuple[Path, Path, int]:
-    """Write the spec and the log; return their paths and the number of samples."""
+def generate(
+    folder: Path,
+    cases: int,
+    runs: int,
+    seed: int = 7,
+    expected: dict[str, list[tuple[str, dict[str, object]]]] | None = None,
+) -> tuple[Path, Path, int]:
+    """Write the spec and the log; return their paths and the number of samples. ``expected``,
+    when given, receives each case's expected calls (what the spec says, as data)."""
     rng = random.Random(seed)
     spec_lines: list[str] = []
-    expected: dict[str, list[tuple[str, dict[str, object]]]] = {}
+    if expected is None:
+        expected = {}
     for c in range(cases):
         name = f"case {c}"
         calls = [_call(rng) for _ in range(5)]
