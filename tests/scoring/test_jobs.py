@@ -100,6 +100,27 @@ def test_other_logs_are_scored_in_one_process(
     assert _run(spec, path, 2, "json", capsys) == _run(spec, path, 1, "json", capsys)
 
 
+def test_jobs_say_when_they_score_in_one_process(
+    spec: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """-j N never falls back to one process in silence: with two logs it says why on stderr,
+    and the report is the one of -j 1; --quiet leaves the note out."""
+    first = _log(tmp_path, _lines(40))
+    second = tmp_path / "more.jsonl"
+    second.write_text("".join(line + "\n" for line in _lines(40, seed=5)), encoding="utf-8")
+    command = ["score", str(spec), "--log", str(first), "--log", str(second), "--format", "json"]
+    one = main([*command, "-j", "1"]), capsys.readouterr()
+    two = main([*command, "-j", "3"]), capsys.readouterr()
+    assert two[0] == one[0] and two[1].out == one[1].out
+    assert (
+        "toolexpect: note: -j 3 scores in one process here: it cuts one log into blocks, and 2 logs"
+        in two[1].err
+    )
+    assert "note:" not in one[1].err
+    quiet = main([*command, "-j", "3", "--quiet"]), capsys.readouterr()
+    assert quiet[0] == one[0] and "note:" not in quiet[1].err
+
+
 @pytest.mark.parametrize("bad", ["0", "-1", "two"])
 def test_jobs_must_be_a_positive_number(
     spec: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: str

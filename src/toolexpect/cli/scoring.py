@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from toolexpect.baseline.compare import Comparison
     from toolexpect.calls import LogRecords
     from toolexpect.catalogue import Catalogue
+    from toolexpect.logs import LogReader
     from toolexpect.pairing import PairingOptions
     from toolexpect.scoring.partial import ScoreReport
 
@@ -142,6 +143,9 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 from toolexpect.scale.partition import score_read
                 from toolexpect.scoring.partial import CompiledSpecs
 
+                if args.jobs > 1 and not args.quiet:
+                    why = _one_process(len(readers), catalogue is not None, pairing, readers)
+                    print(f"toolexpect: note: -j {args.jobs} scores in one process here: {why}", file=err)
                 compiled = CompiledSpecs.of(specs)
                 shown = ", ".join(log_paths)
                 partial = _without_gc(
@@ -431,3 +435,14 @@ def _say_records(records: Sequence[LogRecords], err: IO[str]) -> None:
 
     for counted in records:
         print(f"toolexpect: {records_line(counted)}", file=err)
+
+
+def _one_process(logs: int, tools: bool, pairing: object, readers: Sequence[LogReader]) -> str:
+    """Why ``score -j N`` scores in one process: what only one process does today."""
+    if logs != 1:
+        return f"it cuts one log into blocks, and {logs} logs are given"
+    if tools:
+        return "--tools checks calls in one process"
+    if pairing != type(pairing)():
+        return "runs paired with cases other than by id are scored in one process"
+    return f"only a canonical JSON Lines log is cut into blocks, and this one is {readers[0].format}"
