@@ -49,37 +49,40 @@ class ToolCounts:
 class ToolCounter:
     """Count the tools of runs as they come (see :class:`ToolCounts`)."""
 
-    __slots__ = ("_counts", "_other")
+    __slots__ = ("_counts", "_other", "_runs")
 
     def __init__(self) -> None:
-        self._counts: dict[str, list[int]] = {}
+        self._counts: dict[str, list[int]] = {}  # name: [calls, runs, the last run that called it]
         self._other = 0
+        self._runs = 0
 
     def add(self, calls: Sequence[ToolCall] | None) -> None:
         """Count the calls of one run (``None``: nothing recorded)."""
         if not calls:
             return
-        run: dict[str, int] = {}
-        for call in calls:
-            run[call.name] = run.get(call.name, 0) + 1
+        self._runs += 1
+        run = self._runs
         counts = self._counts
-        for name, number in run.items():
+        for call in calls:
+            name = call.name
             known = counts.get(name)
             if known is not None:
-                known[0] += number
-                known[1] += 1
+                known[0] += 1
+                if known[2] != run:
+                    known[1] += 1
+                    known[2] = run
                 continue
             if len(counts) >= MAX_TOOLS:
                 last = max(counts)
                 if name > last:
-                    self._other += number
+                    self._other += 1
                     continue
                 self._other += counts.pop(last)[0]
-            counts[name] = [number, 1]
+            counts[name] = [1, 1, run]
 
     def counts(self) -> ToolCounts:
         """The tools counted so far."""
         return ToolCounts(
-            tuple((name, calls, runs) for name, (calls, runs) in sorted(self._counts.items())),
+            tuple((name, calls, runs) for name, (calls, runs, _) in sorted(self._counts.items())),
             self._other,
         )
