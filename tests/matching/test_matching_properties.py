@@ -14,7 +14,8 @@ from toolexpect.model import ArgMatcher, Case, Expectation, Op
 
 TOOLS = ["a", "b"]
 NAMES = ["x", "y"]
-VALUES: list[Any] = [1, 1.0, 2, "s", "t", True, None, [1], {"k": 1}]
+VALUES: list[Any] = [1, 1.0, 2, "s", "t", "sun", "été", True, None, [1], [1.0], {"k": 1}, {"k": [True]}]
+PATTERNS = ["^s", "t$", "u", "^é"]  # several per argument: the pairing's RE2 set of patterns
 
 _values = st.sampled_from(VALUES)
 _matchers = st.one_of(
@@ -27,7 +28,9 @@ _matchers = st.one_of(
         st.lists(_values, min_size=1, max_size=2),
     ),
     st.builds(lambda n: ArgMatcher(n, Op.GE, value=1.5), st.sampled_from(NAMES)),
-    st.builds(lambda n: ArgMatcher(n, Op.REGEX, pattern="^s"), st.sampled_from(NAMES)),
+    st.builds(
+        lambda n, p: ArgMatcher(n, Op.REGEX, pattern=p), st.sampled_from(NAMES), st.sampled_from(PATTERNS)
+    ),
     st.builds(lambda n, v: ArgMatcher(n, Op.EQ, value=v, optional=True), st.sampled_from(NAMES), _values),
 )
 
@@ -109,7 +112,7 @@ def _replay(expectation: Expectation) -> ToolCall:
         elif matcher.op is Op.GE:
             arguments[matcher.name] = 2
         elif matcher.op is Op.REGEX:
-            arguments[matcher.name] = "sun"
+            arguments[matcher.name] = {"^s": "sun", "t$": "test", "u": "sun", "^é": "été"}[matcher.pattern]
     return ToolCall(expectation.tool, arguments)
 
 
@@ -158,3 +161,65 @@ def _greedy_augmenting_reference(expectations: list[Expectation], calls: list[To
         return False
 
     return sum(1 for e in range(len(expectations)) if try_assign(e, set()))
+
+
+_plain = st.sampled_from([1, 2.0, "s", "sun", [1], {"k": 1}, True])
+_indexed_expectations = st.builds(
+    lambda tool, equal, searched: Expectation(
+        tool,
+        tuple(ArgMatcher(n, Op.EQ, value=v) for n, v in equal.items())
+        + tuple(ArgMatcher(n, Op.REGEX, pattern=p) for n, p in searched.items() if n not in equal),
+    ),
+    st.sampled_from(TOOLS),
+    st.dictionaries(st.sampled_from(["x", "y", "z"]), _plain, max_size=3),
+    st.dictionaries(st.sampled_from(["q", "x"]), st.sampled_from(PATTERNS), max_size=2),
+)
+_indexed_calls = st.builds(
+    ToolCall,
+    st.sampled_from(TOOLS),
+    st.dictionaries(
+        st.sampled_from(["x", "y", "z", "q"]), _plain | st.sampled_from(["test", "été"]), max_size=4
+    ),
+)
+
+
+_WITNESS = {"^s": "sun", "t$": "test", "u": "sun", "^é": "été"}
+
+
+def _near(expectation: Expectation, changed: str | None) -> ToolCall:
+    """A call that satisfies ``expectation``, but for the argument ``changed`` (if any)."""
+    arguments: dict[str, Any] = {}
+    for matcher in expectation.args:
+        value = matcher.value if matcher.op is Op.EQ else _WITNESS[matcher.pattern]
+        arguments[matcher.name] = "other" if matcher.name == changed else value
+    return ToolCall(expectation.tool, arguments)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(_indexed_expectations, min_size=1, max_size=25), st.lists(_indexed_calls, max_size=10), st.data()
+)
+def test_the_index_finds_every_call_an_expectation_matches(
+    expectations: list[Expectation], noise: list[ToolCall], data: st.DataObject
+) -> None:
+    """Expectations with several equalities on plain values (filed under all of them at once)
+    and expectations that only search arguments with regular expressions (filed in an RE2 set
+    of their tool's patterns) are paired as matching each expectation against every call by
+    hand would pair them, with calls that satisfy them, calls that miss by one argument, and
+    others."""
+    calls = list(noise)
+    for expectation in expectations:
+        names = [m.name for m in expectation.args]
+        changed = data.draw(st.sampled_from([None, *names]))
+        calls.append(_near(expectation, changed))
+    calls = data.draw(st.permutations(calls))
+    result = tool_call_accuracy(expectations, calls)
+    total = 0
+    for tool in TOOLS:
+        mine = [e for e in expectations if e.tool == tool]
+        theirs = [c for c in calls if c.name == tool]
+        if mine:
+            total += _greedy_augmenting_reference(mine, theirs)
+    assert result.matched == total
+    for e, c in result.pairs:
+        assert expectation_matches(expectations[e], calls[c])

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from toolexpect.api.cache import compiled_sample
 from toolexpect.api.calls import CallLike, recorded_calls
+from toolexpect.api.collector import collector_paused
 from toolexpect.calls import ToolCall
 from toolexpect.matching import RunResult
 from toolexpect.model import Case, Expectation
@@ -95,7 +96,8 @@ class ToolCallAccuracyEvaluator:
                 "Tool Call Accuracy needs the recorded tool calls; the sample has tool_calls=None "
                 "(nothing was recorded). Pass an empty list for a run that called no tools"
             )
-        compiled = compiled_sample(sample.question, expected)
-        calls = recorded_calls(recorded)
-        result = compiled.evaluate(calls, explain_later=True)
+        with collector_paused():
+            compiled = compiled_sample(sample.question, expected)
+            calls = recorded_calls(recorded)
+            result = compiled.evaluate(calls, explain_later=True)
         return Evaluation(self.name, result.score, result, compiled.case, calls)

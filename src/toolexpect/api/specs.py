@@ -6,6 +6,7 @@ import os
 from typing import Any
 
 from toolexpect.api.calls import calls_from
+from toolexpect.api.collector import collector_paused
 from toolexpect.api.errors import SpecError, ToolCallAssertionError
 from toolexpect.api.evaluator import Evaluation
 from toolexpect.matching import compile_case
@@ -67,8 +68,9 @@ def score(spec_or_case: Spec | Case | str, calls: Any, *, case: str | None = Non
     ``None`` for "nothing recorded" (an error result, never a score).
     """
     chosen, path = _case(spec_or_case, case)
-    kept = None if calls is None else tuple(calls_from(calls))
-    result = compile_case(chosen).evaluate(kept, explain_later=True)
+    with collector_paused():
+        kept = None if calls is None else tuple(calls_from(calls))
+        result = compile_case(chosen).evaluate(kept, explain_later=True)
     return Evaluation("Tool Call Accuracy", result.score, result, chosen, kept, path=path)
 
 

@@ -54,6 +54,21 @@ def arguments_of(call: ToolCall) -> Mapping[str, Any]:
 
 
 @functools.lru_cache(maxsize=4096)
+def searchable(pattern: str) -> bool:
+    """Whether an RE2 set takes ``pattern`` as :func:`_regex` compiles it (for the pairing's
+    index of the groups that search an argument)."""
+    if _regex(pattern) is None:
+        return False
+    patterns = re2.Set.SearchSet()
+    try:
+        patterns.Add(pattern)
+        patterns.Compile()
+    except Exception:  # re2.error, or a TypeError/ValueError from a bad pattern
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=4096)
 def _regex(pattern: str) -> Callable[[str], bool] | None:
     """A search function for an RE2 pattern, compiled once; ``None`` when RE2 rejects it.
 

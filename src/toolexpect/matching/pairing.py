@@ -8,10 +8,14 @@ prepares a case's expectations once; :meth:`Plan.pair` pairs one run:
 2. The run's calls are bucketed by tool name; a tool's groups only ever see its bucket.
 3. Each group's *candidates* are the calls of its bucket that satisfy it, in call order.
    They are found through an equality index made once per case: each group that compares
-   an argument to a scalar (``x="Berlin"``, ``n=5``) is filed under one such argument (the
-   one most of the tool's groups share) and the value key it wants there. A call looks up
-   its value of each filed argument in that argument's table; only the groups found there
-   test their other matchers. Groups without such a matcher test every call of the bucket.
+   arguments to plain values (``x="Berlin"``, ``n=5``, ``tags=["a"]``) is filed under the
+   names of all those arguments and the value keys it wants there, together. A call looks up
+   its values of each filed set of names in that set's table; only the groups found there,
+   which want exactly those values, test their other matchers (so a call meets few groups
+   however many expectations share one of its values). A group without such a matcher that
+   searches an argument with a regular expression is filed under that argument in an RE2 set
+   of the tool's patterns: one search of a call's value finds every such group whose pattern
+   it matches, and only those test the call. The groups left test every call of the bucket.
 4. :func:`max_matching` pairs groups with candidates: a greedy start (groups in written
    order, each taking its earliest free candidates), then Hopcroft-Karp phases of
    augmenting paths until the matching is maximum.
@@ -29,6 +33,8 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+import re2
+
 from toolexpect.calls import ToolCall
 from toolexpect.matching.matchers import (
     MISSING,
@@ -38,10 +44,11 @@ from toolexpect.matching.matchers import (
     all_of,
     cost,
     indexable,
+    searchable,
     signature,
 )
 from toolexpect.matching.values import value_key
-from toolexpect.model import ArgMatcher
+from toolexpect.model import ArgMatcher, Op
 
 __all__ = ["Group", "Pairing", "Plan", "ToolPlan", "max_matching"]
 
@@ -55,31 +62,37 @@ Hits = tuple[tuple[int, Check | None], ...]
 class Group:
     """Identical expectations of one tool: their indices, their test, and their index entry.
 
-    ``key_name`` is the argument the group is indexed by (``None`` for a group without an
-    equality matcher on a scalar), ``key`` the value key it wants there, and ``residual``
-    the test of its other matchers (``None`` when there are none).
+    ``key_names`` are the arguments the group is indexed by (empty for a group without an
+    equality matcher on a plain value), ``key`` the value keys it wants there, and
+    ``residual`` the test of its other matchers (``None`` when there are none). ``pattern`` is, for a
+    group without a key, an argument it searches with a regular expression and that
+    expression, ``(name, pattern)``, by which it is found in the tool's RE2 set.
     """
 
     members: tuple[int, ...]
     check: Check
-    key_name: str | None
-    key: Hashable
+    key_names: tuple[str, ...]
+    key: tuple[Hashable, ...]
     residual: Check | None
+    pattern: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ToolPlan:
-    """The expectations of one tool: its groups' index (a table of groups per argument
-    name), the groups without a key, and the argument-less expectations.
+    """The expectations of one tool: its groups' index (a table of groups per set of
+    argument names), the groups without a key, and the argument-less expectations.
 
     ``tested`` is false when no group of the tool tests a call (a tool only forbidden, or
     only expected without arguments): its calls are then only listed.
     """
 
-    keyed: tuple[tuple[str, Mapping[Hashable, Hits]], ...]
+    keyed: tuple[tuple[tuple[str, ...], Mapping[tuple[Hashable, ...], Hits]], ...]
     unkeyed: tuple[tuple[int, Check], ...]
     universal: tuple[int, ...]
     tested: bool
+    patterned: tuple[tuple[str, Any, tuple[tuple[int, Check], ...]], ...] = ()
+    """Per argument name: an RE2 set of the patterns groups search it with, and the groups
+    (number, test) in the order of their patterns in the set."""
 
 
 class Pairing(NamedTuple):
@@ -92,73 +105,84 @@ class Pairing(NamedTuple):
 
 
 def _keyable(value: Any) -> bool:
-    """An expected value a table key can stand for: a scalar of a JSON type, not NaN."""
-    return type(value) in _SCALARS and value == value
+    """An expected value a table key can stand for: a JSON value without NaN or a pattern
+    (a partial object) anywhere in it."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return bool(value == value)
+    if kind is list or kind is tuple:
+        return all(_keyable(item) for item in value)
+    if kind is dict:
+        return all(_keyable(item) for item in value.values())
+    return False
 
 
-def _key_names(compiled: CompiledExpectation) -> list[str]:
-    """The arguments an expectation compares to a scalar (those an index can key)."""
-    return [m.name for m in compiled.expectation.args if indexable(m) and _keyable(m.value)]
-
-
-def _group(compiled: CompiledExpectation, members: tuple[int, ...], name: str | None) -> Group:
-    """The group of ``compiled``'s expectations, indexed by its argument ``name``."""
-    key_name = name
-    key: Hashable = None
+def _group(compiled: CompiledExpectation, members: tuple[int, ...]) -> Group:
+    """The group of ``compiled``'s expectations, indexed by all its equalities on plain values
+    (an argument compared twice is tested the second time)."""
+    names: list[str] = []
+    key: list[Hashable] = []
     residual: list[tuple[ArgMatcher, Check]] = []
     for matcher, check in zip(compiled.expectation.args, compiled.arg_checks, strict=True):
-        if matcher.name == key_name and indexable(matcher) and _keyable(matcher.value):
-            key = value_key(matcher.value)
-            key_name = None  # the first such matcher is the key; any other is tested
+        if indexable(matcher) and _keyable(matcher.value) and matcher.name not in names:
+            names.append(matcher.name)
+            key.append(value_key(matcher.value))
         else:
             residual.append((matcher, check))
     residual.sort(key=lambda pair: cost(pair[0]))
+    order = sorted(range(len(names)), key=names.__getitem__)
+    pattern = None
+    if not names:
+        searched = [m for m in compiled.expectation.args if m.op is Op.REGEX and not m.optional]
+        pattern = next(((m.name, m.pattern) for m in searched if searchable(m.pattern)), None)
     return Group(
         members=members,
         check=compiled.check,
-        key_name=name,
-        key=key,
+        key_names=tuple(names[i] for i in order),
+        key=tuple(key[i] for i in order),
         residual=all_of([check for _, check in residual]) if residual else None,
+        pattern=pattern,
     )
 
 
 def _tool_groups(found: Mapping[Hashable, tuple[CompiledExpectation, list[int]]]) -> list[Group]:
-    """The groups of one tool's expectations (each kind once, with its members).
-
-    Each group is indexed by one of its scalar-equality arguments: the one most of the
-    tool's groups share (the first by name among equals), so that one table serves them.
-    """
-    names = {key: _key_names(first) for key, (first, _) in found.items()}
-    shared: dict[str, int] = {}
-    for mine in names.values():
-        for name in set(mine):
-            shared[name] = shared.get(name, 0) + 1
-    groups = []
-    for key, (first, indices) in found.items():
-        mine = names[key]
-        chosen = min(mine, key=lambda name: (-shared[name], name)) if mine else None
-        groups.append(_group(first, tuple(indices), chosen))
-    return groups
+    """The groups of one tool's expectations (each kind once, with its members)."""
+    return [_group(first, tuple(indices)) for first, indices in found.values()]
 
 
 def _tool_plan(groups: Sequence[Group], first: int, universal: tuple[int, ...]) -> ToolPlan:
-    tables: dict[str, dict[Hashable, list[tuple[int, Check | None]]]] = {}
+    tables: dict[tuple[str, ...], dict[tuple[Hashable, ...], list[tuple[int, Check | None]]]] = {}
     unkeyed: list[tuple[int, Check]] = []
+    searched: dict[str, list[tuple[str, int, Check]]] = {}
     for number, group in enumerate(groups, first):
-        if group.key_name is not None:
-            table = tables.setdefault(group.key_name, {})
+        if group.key_names:
+            table = tables.setdefault(group.key_names, {})
             table.setdefault(group.key, []).append((number, group.residual))
+        elif group.pattern is not None:
+            name, pattern = group.pattern
+            searched.setdefault(name, []).append((pattern, number, group.check))
         else:
             unkeyed.append((number, group.check))
     keyed = tuple((name, {k: tuple(found) for k, found in table.items()}) for name, table in tables.items())
-    return ToolPlan(keyed, tuple(unkeyed), universal, bool(keyed or unkeyed))
+    patterned = []
+    for name, found in searched.items():
+        if len(found) == 1:  # one pattern: a set saves nothing
+            unkeyed.append((found[0][1], found[0][2]))
+            continue
+        patterns = re2.Set.SearchSet()
+        for pattern, _, _ in found:
+            patterns.Add(pattern)
+        patterns.Compile()
+        patterned.append((name, patterns, tuple((number, check) for _, number, check in found)))
+    unkeyed.sort(key=lambda pair: pair[0])
+    return ToolPlan(keyed, tuple(unkeyed), universal, bool(keyed or unkeyed or patterned), tuple(patterned))
 
 
 def _probe_key(value: Any) -> Any:
     """The table key of a recorded value that is not a plain ``str`` or ``int`` (those
-    are their own keys); ``MISSING`` for a value no table holds (containers, NaN keys)."""
+    are their own keys); ``MISSING`` for a value no table holds."""
     kind = type(value)
-    if kind is float or kind is bool or value is None:
+    if kind is float or kind is bool or value is None or kind is list or kind is dict:
         return value_key(value)
     if isinstance(value, str):
         return value
@@ -239,13 +263,23 @@ class Plan:
                 continue
             # The arguments matchers see: none where they were not valid JSON.
             arguments = call.arguments if call.valid_json else NO_ARGUMENTS
-            for key_name, table in tool_plan.keyed:
-                value = arguments.get(key_name, MISSING)
-                kind = type(value)
-                hits = table.get(value if kind is str or kind is int else _probe_key(value))
+            for key_names, table in tool_plan.keyed:
+                probe = []
+                for key_name in key_names:
+                    value = arguments.get(key_name, MISSING)
+                    kind = type(value)
+                    probe.append(value if kind is str or kind is int else _probe_key(value))
+                hits = table.get(tuple(probe))
                 if hits is not None:
                     for number, residual in hits:
                         if residual is None or residual(arguments):
+                            adjacency[number].append(position)
+            for key_name, patterns, searching in tool_plan.patterned:
+                value = arguments.get(key_name)
+                if type(value) is str:
+                    for slot in patterns.Match(value.encode("utf-8", "surrogatepass")) or ():
+                        number, check = searching[slot]
+                        if check(arguments):
                             adjacency[number].append(position)
             for number, check in tool_plan.unkeyed:
                 if check(arguments):
