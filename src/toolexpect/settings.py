@@ -9,7 +9,6 @@ is on and the closest setting's name.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -177,6 +176,8 @@ def _unknown_key(path: Path, text: str, key: str) -> str:
     it can be found and the closest setting's name (``fail_under``: ``fail-under``)."""
     line = _line_of(text, key)
     where = _printable(str(path)) + (f":{line}" if line is not None else "")
+    import difflib  # only for a key that is not a setting
+
     close = difflib.get_close_matches(key.replace("_", "-").lower(), KNOWN_KEYS, n=1, cutoff=0.6)
     hint = f"did you mean {close[0]!r}?" if close else f"the settings are {', '.join(KNOWN_KEYS)}"
     return f"{where}: [tool.toolexpect] has no setting {_printable(repr(key))}; {hint}"

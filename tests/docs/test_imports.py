@@ -51,15 +51,20 @@ def test_the_version_is_read_from_one_module() -> None:
 
 
 def test_the_findings_of_recorded_calls_keep_their_import_paths() -> None:
-    """``CallFinding`` and ``SampleFinding`` live beside the score outcomes and are the same
+    """``CallFinding`` and ``SampleFinding`` live with the check that finds them
+    (``toolexpect.toolcheck.findings``, below scoring, which carries them) and are the same
     classes under every path they were imported from before."""
     import toolexpect.scoring.outcomes as outcomes
     import toolexpect.scoring.partial as scoring
     import toolexpect.toolcheck as toolcheck
     import toolexpect.toolcheck.calls as calls
+    import toolexpect.toolcheck.findings as findings
 
     assert (
-        outcomes.CallFinding.__module__ == outcomes.SampleFinding.__module__ == "toolexpect.scoring.outcomes"
+        findings.CallFinding.__module__
+        == findings.SampleFinding.__module__
+        == "toolexpect.toolcheck.findings"
     )
     assert toolcheck.CallFinding is calls.CallFinding is scoring.CallFinding is outcomes.CallFinding
-    assert scoring.SampleFinding is outcomes.SampleFinding
+    assert findings.CallFinding is outcomes.CallFinding
+    assert scoring.SampleFinding is outcomes.SampleFinding is findings.SampleFinding

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import secrets
 import stat
 from collections.abc import Iterator, Sequence
 from typing import IO, TYPE_CHECKING
@@ -195,7 +194,7 @@ _NEW_FILE_MODE = 0o666  # what open() asks for; the umask takes its share
 def _temporary_beside(folder: str, name: str) -> tuple[int, str]:
     """A new file next to the target, opened for writing, and its path."""
     while True:
-        path = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
+        path = os.path.join(folder, f".{name}.{os.urandom(4).hex()}.tmp")
         try:
             return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, _NEW_FILE_MODE), path
         except FileExistsError:
