@@ -456,7 +456,12 @@ def check(document: dict[str, Any], locate: Locate, repeats: Sequence[Repeat] = 
                     "L303",
                     f'case "{name}" has no expect statement and no requirement to check',
                     _at(locate, path),
-                    help='add an expect statement, a forbid, or "require no tool calls"',
+                    help=(
+                        "an allow only lets calls pass: add an expect statement, a forbid, a count "
+                        'or "require no unexpected calls"'
+                        if case.get("allow")
+                        else 'add an expect statement, a forbid, or "require no tool calls"'
+                    ),
                 )
             )
         forbidden = case.get("forbid", ())

@@ -218,3 +218,10 @@ def test_the_documented_allow_example_parses_lint_clean_and_builds_the_model() -
     assert result.diagnostics == []
     assert result.spec is not None
     assert any(case.allows for case in result.spec.cases)
+
+
+def test_a_case_of_allows_alone_says_what_to_add() -> None:
+    """The help of L303 for a case of allows says that an allow only lets calls pass."""
+    (problem,) = parse_spec_source("allow list_files\nallow think\n").diagnostics
+    assert problem.code == "L303"
+    assert problem.help is not None and problem.help.startswith("an allow only lets calls pass")
