@@ -107,3 +107,25 @@ def test_match_leaves_allowed_calls_out_of_precision() -> None:
     assert (result.score, result.precision, result.f1) == (1.0, 1.0, 1.0)
     assert result.allowed_calls == (0,)
     assert result.unpaired_calls == (0,)
+
+
+def test_a_large_report_counts_the_allowed_calls_of_every_run(tmp_path: Path, capsys: Capsys) -> None:
+    """Past 1,000 runs, written a case per line, each run of a case with allow still says how
+    many of its calls were allowed (runs of equal figures but other allowed counts differ), and
+    a case without allow has none; the report meets its schema."""
+    spec = tmp_path / "s.expect"
+    spec.write_text(
+        'case "a" {\n    expect f\n    allow think\n}\n\ncase "b" {\n    expect f\n}\n', encoding="utf-8"
+    )
+    runs = [record("a", call("f"), *[call("think")] * (n % 3)) for n in range(1_200)]
+    runs += [record("b", call("f")), record("b", call("f"))]
+    log = write_log(tmp_path, "log.jsonl", runs)
+    code, out, err = run_cli(capsys, "score", str(spec), "--log", str(log), "--format", "json")
+    assert code == 0, err
+    document = parse_report(out)
+    first, second = document["cases"]
+    assert [run["allowed_calls"] for run in first["runs"]] == [n % 3 for n in range(1_200)]
+    assert all(run["precision"] == 1.0 for run in first["runs"])
+    assert all("allowed_calls" not in run for run in second["runs"])
+    schema = json.loads(ROOT.joinpath("src/toolexpect/schema/report.schema.json").read_text(encoding="utf-8"))
+    Draft202012Validator(schema).validate(document)
