@@ -117,6 +117,12 @@ _TABLE: tuple[Code, ...] = (
         Severity.ERROR,
         "a count that allows fewer calls than the expectations it covers need",
     ),
+    Code(
+        "L315",
+        "allow-and-forbid",
+        Severity.ERROR,
+        "an allow whose every call a forbid of the case matches: forbid wins, the allow lets none pass",
+    ),
     # R: recorded logs
     Code("R400", "unreadable-log", Severity.ERROR, "a log file that cannot be read"),
     Code("R401", "malformed-record", Severity.ERROR, "a log line or record that is not valid JSON"),

@@ -351,6 +351,32 @@ def _chain_checks(case: dict[str, Any], path: PathKey, locate: Locate) -> Iterat
         used |= set(chain)
 
 
+def _allow_checks(case: dict[str, Any], path: PathKey, locate: Locate) -> Iterator[Diagnostic]:
+    """An ``allow`` that a ``forbid`` of the case makes void: the same call pattern, or a forbid
+    that matches every call the allow matches (forbid wins where both match)."""
+    forbidden = case.get("forbid", ())
+    if not forbidden:
+        return
+    for index, call in enumerate(case.get("allow", ())):
+        covering = next((f for f in forbidden if _covers(f, call)), None)
+        if covering is None:
+            continue
+        shown = visible(_written(without_spans(call)))
+        line = covering.get("span", {}).get("line")
+        at = f" at line {line}" if line else ""
+        if _key(covering) == _key(call):
+            message = f"allow {shown} is also forbidden{at}: forbid wins, so the allow lets no call pass"
+            help = "remove the allow or the forbid: a call cannot be both allowed and forbidden"
+        else:
+            forbid = visible(_written(without_spans(covering)))
+            message = (
+                f"forbid {forbid}{at} matches every call that allow {shown} matches: "
+                "forbid wins, so the allow lets no call pass"
+            )
+            help = "remove the allow, or narrow the forbid to the calls that must not happen"
+        yield make("L315", message, _at(locate, (*path, "allow", index)), help=help)
+
+
 def _place(span: Span | None) -> str:
     return f"line {span.line}, column {span.column}" if span else "earlier"
 
@@ -409,7 +435,7 @@ def check(document: dict[str, Any], locate: Locate, repeats: Sequence[Repeat] = 
             )
         else:
             names[name] = case_index
-        for kind in ("expect", "forbid"):
+        for kind in ("expect", "forbid", "allow"):
             for index, call in enumerate(case.get(kind, ())):
                 found.extend(_call_checks(call, (*path, kind, index), locate))
         for index, req in enumerate(case.get("require", ())):
@@ -418,6 +444,7 @@ def check(document: dict[str, Any], locate: Locate, repeats: Sequence[Repeat] = 
         found.extend(_requirement_checks(case, path, locate))
         found.extend(_count_checks(case, path, locate))
         found.extend(_chain_checks(case, path, locate))
+        found.extend(_allow_checks(case, path, locate))
         kinds = {req["kind"] for req in case.get("require", ())}
         if (
             not case.get("expect")
@@ -429,7 +456,12 @@ def check(document: dict[str, Any], locate: Locate, repeats: Sequence[Repeat] = 
                     "L303",
                     f'case "{name}" has no expect statement and no requirement to check',
                     _at(locate, path),
-                    help='add an expect statement, a forbid, or "require no tool calls"',
+                    help=(
+                        "an allow only lets calls pass: add an expect statement, a forbid, a count "
+                        'or "require no unexpected calls"'
+                        if case.get("allow")
+                        else 'add an expect statement, a forbid, or "require no tool calls"'
+                    ),
                 )
             )
         forbidden = case.get("forbid", ())

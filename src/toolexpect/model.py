@@ -86,7 +86,7 @@ class ArgMatcher:
 
 @dataclass(frozen=True, slots=True)
 class Expectation:
-    """An expected (or forbidden) call: a tool name and the arguments it must carry."""
+    """An expected (forbidden, allowed) call: a tool name and the arguments it must carry."""
 
     tool: str
     args: tuple[ArgMatcher, ...] = ()
@@ -147,6 +147,9 @@ class Case:
     accuracy_required: bool = False
     counts: tuple[CountRequirement, ...] = ()
     """The count requirements (``require at most 3 calls of search``), in the order written."""
+    allows: tuple[Expectation, ...] = ()
+    """The allowed calls (``allow list_files``): a call matching one that no expectation is
+    paired with is neither expected nor unexpected; ``forbid`` wins where both match."""
     span: Span | None = field(default=None, compare=False)
     requirement_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False)
 
@@ -321,6 +324,7 @@ def _case(node: Mapping[str, Any]) -> Case:
         implicit=bool(node.get("implicit", False)),
         accuracy_required=any(r["kind"] == "accuracy" for r in node.get("require", ())),
         counts=tuple(counts),
+        allows=tuple(_call(a) for a in node.get("allow", ())),
         span=_span(node),
         requirement_spans=tuple(spans),
     )

@@ -119,7 +119,7 @@ def _what(path: PathKey) -> str:
     last = parts[-1] if parts else ""
     if last == "args":
         return "argument"
-    if last in ("expect", "forbid"):
+    if last in ("expect", "forbid", "allow"):
         return f"{last} call"
     if last == "require":
         return "requirement"

@@ -66,6 +66,7 @@ bare_names = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,5}", fullmatch=True) | st.s
         "of",
         "between",
         "call",
+        "allow",
     ]
 )
 text_values = st.text(st.characters(codec="utf-8") | st.sampled_from(ODD), max_size=8)
@@ -181,7 +182,9 @@ def calls(draw: st.DrawFn) -> str:
 @st.composite
 def statements(draw: st.DrawFn) -> str:
     """One statement of any kind."""
-    kind = draw(st.integers(0, 7))
+    kind = draw(st.integers(0, 8))
+    if kind == 8:
+        return "allow " + draw(calls())
     if kind == 7:
         return draw(counts())
     if kind <= 1:
@@ -348,6 +351,25 @@ def _format_holds(text: str) -> None:
 @given(spec_texts())
 def test_generated_specs_format_keeping_meaning_and_comments(text: str) -> None:
     """A generated spec that format accepts formats to text of the same meaning, comments kept, stably."""
+    _format_holds(text)
+
+
+@st.composite
+def specs_with_allow(draw: st.DrawFn) -> str:
+    """A generated spec with ``allow`` statements put among the statements of its cases."""
+    lines = draw(spec_texts()).splitlines(keepends=True)
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(lines)))
+        comment = draw(spaces) + draw(comments()) if draw(st.booleans()) else ""
+        lines.insert(at, "allow " + draw(calls()) + comment + "\n")
+    return "".join(lines)
+
+
+@fuzz(40)
+@given(specs_with_allow())
+def test_generated_specs_with_allow_format_keeping_meaning_and_comments(text: str) -> None:
+    """A generated spec holding ``allow`` statements that format accepts formats to text of the
+    same document, comments kept, and formatting again changes nothing."""
     _format_holds(text)
 
 

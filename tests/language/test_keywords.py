@@ -65,4 +65,4 @@ def test_keyword_words_come_from_the_grammar() -> None:
     assert literal("NOT") == "not"
     assert literal("LPAR") == "("
     assert literal("NAME") is None
-    assert first_words("_item") == ("case", "expect", "forbid", "question", "require")
+    assert first_words("_item") == ("case", "expect", "forbid", "allow", "question", "require")

@@ -10,6 +10,7 @@ import pytest
 from matching_support import calls_of, case_of
 
 from toolexpect.matching import evaluate, tool_call_accuracy
+from toolexpect.report.explain import explain_run
 
 CASES = Path(__file__).parent.parent / "cases" / "matching"
 
@@ -43,6 +44,11 @@ def test_case(item: dict[str, Any]) -> None:
         assert [f.kind for f in result.failures] == item["kinds"]
     if "messages" in item:
         assert [f.message for f in result.failures] == item["messages"]
+    for figure in ("precision", "f1", "allowed"):
+        if figure in item:
+            assert getattr(result, figure) == pytest.approx(item[figure]), figure
+    if "explanation" in item:
+        assert explain_run(case, result, calls).splitlines() == item["explanation"]
     if result.status == "pass":
         assert result.failures == ()
     if case.expectations and calls is not None:
@@ -60,6 +66,7 @@ def test_every_topic_has_cases() -> None:
         "invalid_json",
         "requirements",
         "counts",
+        "allow",
     }
     for path in files:
         items = json.loads(path.read_text(encoding="utf-8"))

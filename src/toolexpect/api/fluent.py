@@ -4,8 +4,9 @@
 
     (given().question("Weather in Berlin?")
         .expected_tool_call(get_weather).with_argument("city", "Berlin")
+        .allowed_tool_call("think")
         .when().answer_from(agent)
-        .then().assert_tool_call_accuracy(1.0))
+        .then().assert_tool_call_accuracy(1.0).assert_no_unexpected_tool_calls())
 
 Misuse (an argument before any expected call, a name that is not a parameter of the tool)
 raises ``TypeError`` or ``ValueError`` at once; only ``assert_*`` raise
@@ -85,12 +86,15 @@ class _Expected:
 
 
 class Given:
-    """The question and the expected tool calls."""
+    """The question, the expected tool calls and the allowed ones."""
 
     def __init__(self) -> None:
         """An empty setup."""
         self._question: str | None = None
         self._expected: list[_Expected] = []
+        self._allowed: list[_Expected] = []
+        self._last: _Expected | None = None
+        """The call ``with_argument`` adds to: the last expected or allowed one."""
 
     def question(self, question: str) -> Given:
         """The question put to the agent."""
@@ -101,16 +105,28 @@ class Given:
 
     def expected_tool_call(self, tool: object) -> Given:
         """Expect a call of ``tool``: its name, a function, a method, or a tool object with ``.name``."""
-        self._expected.append(_Expected(tool_name(tool), _parameters(tool)))
+        self._last = _Expected(tool_name(tool), _parameters(tool))
+        self._expected.append(self._last)
         return self
 
+    def allowed_tool_call(self, tool: object, **arguments: Any) -> Given:
+        """Allow calls of ``tool`` (with these arguments, when given) any number of times, or
+        not at all, as ``allow TOOL`` does: a call that matches and that no expected call is
+        paired with is neither expected nor unexpected (precision and F1 leave it out)."""
+        self._last = _Expected(tool_name(tool), _parameters(tool))
+        self._allowed.append(self._last)
+        return self.with_arguments(arguments)
+
+    allow_tool_call = allowed_tool_call
+    """The same as :meth:`allowed_tool_call`."""
+
     def with_argument(self, name: str, value: Any) -> Given:
-        """The last expected call must carry argument ``name`` equal to ``value``."""
-        if not self._expected:
-            raise TypeError("with_argument() needs an expected_tool_call() before it")
+        """The last expected (or allowed) call must carry argument ``name`` equal to ``value``."""
+        current = self._last
+        if current is None:
+            raise TypeError("with_argument() needs an expected_tool_call() or allowed_tool_call() before it")
         if not isinstance(name, str) or not name:
             raise TypeError(f"an argument name must be a non-empty string; got {name!r}")
-        current = self._expected[-1]
         if current.parameters is not None and name not in current.parameters:
             known = ", ".join(current.parameters) or "none"
             raise ValueError(f"{current.tool} has no parameter {name!r}; its parameters: {known}")
@@ -119,7 +135,7 @@ class Given:
         return self
 
     def with_arguments(self, arguments: Mapping[str, Any]) -> Given:
-        """The last expected call must carry each of these arguments with these values."""
+        """The last expected (or allowed) call must carry each of these arguments with these values."""
         if not isinstance(arguments, Mapping):
             raise TypeError(f"with_arguments() takes a dict; got {type(arguments).__name__}")
         for name, value in arguments.items():
@@ -128,16 +144,23 @@ class Given:
 
     def when(self) -> When:
         """Go on to run the agent (or give its calls)."""
-        return When(self._question, tuple(e.expectation() for e in self._expected))
+        allows = tuple(a.expectation() for a in self._allowed)
+        return When(self._question, tuple(e.expectation() for e in self._expected), allows)
 
 
 class When:
     """Run the agent, or give the calls it made."""
 
-    def __init__(self, question: str | None, expectations: tuple[Expectation, ...]) -> None:
+    def __init__(
+        self,
+        question: str | None,
+        expectations: tuple[Expectation, ...],
+        allows: tuple[Expectation, ...] = (),
+    ) -> None:
         """What ``given()`` set up."""
         self._question = question
         self._expectations = expectations
+        self._allows = allows
         self._calls: list[ToolCall] | None = None
         self._answer: Any = None
 
@@ -177,7 +200,7 @@ class When:
         """Go on to the assertions."""
         if self._calls is None:
             raise TypeError("then() needs calls: use answer_from(agent) or tool_calls([...]) first")
-        return Then(self._question, self._expectations, self._calls, self._answer)
+        return Then(self._question, self._expectations, self._calls, self._answer, self._allows)
 
 
 class Then:
@@ -189,10 +212,15 @@ class Then:
         expectations: tuple[Expectation, ...],
         calls: list[ToolCall],
         answer: Any = None,
+        allows: tuple[Expectation, ...] = (),
     ) -> None:
-        """The expectations and the calls to check."""
+        """The expectations, the allowed calls and the calls to check."""
         self._case = Case(
-            name=question or "fluent", expectations=expectations, question=question, threshold=0.0
+            name=question or "fluent",
+            expectations=expectations,
+            question=question,
+            threshold=0.0,
+            allows=allows,
         )
         self.calls: list[ToolCall] = calls
         """The calls the agent made."""
@@ -231,7 +259,7 @@ class Then:
         return self
 
     def assert_no_unexpected_tool_calls(self) -> Then:
-        """Assert that every call made is paired with an expected call."""
+        """Assert that every call made is paired with an expected call or allowed."""
         __tracebackhide__ = True
         self._check(replace(self._case, no_unexpected_calls=True))
         return self

@@ -77,6 +77,13 @@ def add_snapshot_parser(commands: Any) -> None:
         "from the runs (exactly N, at most MAX when a run made none)",
     )
     snap.add_argument(
+        "--allow",
+        action="append",
+        default=[],
+        metavar="TOOL",
+        help="write the calls of TOOL as 'allow TOOL' instead of expectations (repeatable)",
+    )
+    snap.add_argument(
         "--require",
         choices=("no-unexpected",),
         action="append",
@@ -149,6 +156,7 @@ def cmd_snapshot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         no_unexpected="no-unexpected" in args.require,
         differing=args.differing,
         counts=args.counts,
+        allow=frozenset(args.allow),
     )
     snapshot = take_snapshot(groups, options, paired=paired_by, spelling=COMMAND_LINE)
     found = [*left_out, *snapshot.diagnostics]

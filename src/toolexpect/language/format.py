@@ -1,7 +1,7 @@
 """Document to text: the one canonical layout of a spec, comments kept.
 
 Statements keep the order they were written in (a JSON or YAML spec without spans gets
-question, expect, forbid, require); a case block is indented by four spaces; one blank
+question, expect, forbid, allow, require); a case block is indented by four spaces; one blank
 line separates cases and stands where the source had blank lines between statements.
 A statement longer than the line length (100 by default), or with a comment inside it, is
 written over several lines: a ``then`` chain one call per line (each line but the last ends
@@ -151,6 +151,8 @@ def _statements(case: dict[str, Any], indent: str, layout: _Layout) -> list[_Anc
         add(_expect_lines([expects[i] for i in chain if i < len(expects)], indent, layout))
     for call in case.get("forbid", []):
         add(_call_lines(call, "forbid ", "", indent, layout))
+    for call in case.get("allow", []):
+        add(_call_lines(call, "allow ", "", indent, layout))
     for req in case.get("require", []):
         call = req.get("call") if req["kind"] == "count" else None
         if call is not None:  # a count of one call: laid out as that call is

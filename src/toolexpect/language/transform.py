@@ -59,6 +59,7 @@ def _new_case(name: str, span: dict[str, int], *, implicit: bool = False) -> dic
         case["implicit"] = True
     case["expect"] = []
     case["forbid"] = []
+    case["allow"] = []
     case["chains"] = []
     case["require"] = []
     case["span"] = span
@@ -76,6 +77,8 @@ def _add(case: dict[str, Any], statement: _Statement) -> None:
             case["chains"].append(list(range(start, start + len(calls))))
     elif kind == "forbid":
         case["forbid"].append(statement.payload)
+    elif kind == "allow":
+        case["allow"].append(statement.payload)
     elif kind == "question":
         if "question" in case:  # the document holds one: lint reports the repeat
             _repeat(
@@ -324,6 +327,10 @@ class ToDocument(Transformer[Token, list[Any]]):
         first, call = children
         return _Statement("forbid", call, self._through(first, call["span"]))
 
+    def allow_stmt(self, children: builtins.list[Any]) -> _Statement:
+        first, call = children
+        return _Statement("allow", call, self._through(first, call["span"]))
+
     def question_stmt(self, children: builtins.list[Token]) -> _Statement:
         first, text = children
         return _Statement("question", string_of(text), span_between(first, text))
@@ -418,7 +425,7 @@ def assemble(items: list[Any], implicit_name: str) -> dict[str, Any]:
     if implicit is not None:
         cases.insert(0, implicit)
     for case in cases:
-        for key in ("expect", "forbid", "chains", "require"):
+        for key in ("expect", "forbid", "allow", "chains", "require"):
             if not case[key]:
                 del case[key]
     return {"version": DOCUMENT_VERSION, "cases": cases}

@@ -5,8 +5,10 @@
 scores one run and checks the requirements of docs/language.md (pass or fail): the
 accuracy threshold, ``forbid``, ``require no unexpected calls``, ``require no tool calls``,
 ``then`` chains, ``require order`` and each count requirement (``require at most 3 calls of
-search``: the run's calls that match the call, counted apart from pairing). A compiled case
-holds no state of a run, so one may be shared by threads.
+search``: the run's calls that match the call, counted apart from pairing). A call left
+unpaired that matches an ``allow`` (and no ``forbid``) is allowed: never unexpected, and left
+out of precision and F1. A compiled case holds no state of a run, so one may be shared by
+threads.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class CompiledCase:
     """A case made ready to score many runs: build once with :func:`compile_case`, reuse."""
 
     __slots__ = (
+        "_allows",
         "_chains",
         "_counts",
         "_expectations",
@@ -53,7 +56,10 @@ class CompiledCase:
             (count, CompiledExpectation.of(i, count.call) if count.call is not None else None)
             for i, count in enumerate(case.counts)
         )
-        self._plan = Plan.of(self._expectations, (f.tool for f in case.forbids))
+        self._allows = tuple(CompiledExpectation.of(i, a) for i, a in enumerate(case.allows))
+        self._plan = Plan.of(
+            self._expectations, [*(f.tool for f in case.forbids), *(a.tool for a in case.allows)]
+        )
         self._wording: tuple[Wording, ...] | None = None
         chains: list[tuple[int | None, tuple[int, ...]]] = list(enumerate(case.chains))
         if case.ordered and len(case.expectations) > 1:
@@ -88,9 +94,13 @@ class CompiledCase:
         expected = len(self._expectations)
         if not expected:
             raise ValueError("tool call accuracy needs at least one expected call; got no expectations")
-        assigned, matched, _ = self.pair(calls)
+        pairing = self.pair(calls)
+        assigned, matched, by_tool = pairing
         total = len(calls)
-        _, precision, f1 = figures(matched, expected, total)
+        allowed: tuple[int, ...] = ()
+        if self._allows:
+            allowed = self._allowed(calls, pairing, self._forbidden(calls, by_tool) if self._forbids else [])
+        _, precision, f1 = figures(matched, expected, total - len(allowed))
         paired_calls = set(assigned)
         return MatchResult(
             score=matched / expected,
@@ -102,6 +112,7 @@ class CompiledCase:
             pairs=tuple((e, c) for e, c in enumerate(assigned) if c >= 0),
             unmatched=tuple(e for e, c in enumerate(assigned) if c < 0),
             unpaired_calls=tuple(c for c in range(total) if c not in paired_calls),
+            allowed_calls=allowed,
         )
 
     def _error(self, message: str) -> RunResult:
@@ -143,25 +154,30 @@ class CompiledCase:
         assigned, matched, by_tool = pairing
         total = len(calls)
         expected = len(assigned)
-        score, precision, f1 = figures(matched, expected, total)
+        forbidden = self._forbidden(calls, by_tool) if self._forbids else []
+        allowed: tuple[int, ...] = self._allowed(calls, pairing, forbidden) if self._allows else ()
+        score, precision, f1 = figures(matched, expected, total - len(allowed))
         if matched == expected:
             pairs = tuple(enumerate(assigned))
         else:
             pairs = tuple([(e, c) for e, c in enumerate(assigned) if c >= 0])
         called = case.no_tool_calls and total > 0
         threshold_ok = matched >= self._min_matched
-        forbidden = self._forbidden(calls, by_tool) if self._forbids else []
-        unexpected = case.no_unexpected_calls and matched < total
+        unexpected = case.no_unexpected_calls and matched + len(allowed) < total
         breaks = self._breaks(calls, by_tool) if self._chains else []
         miscounted = self._miscounted(calls) if self._counts else []
         if threshold_ok and not (called or forbidden or unexpected or breaks or miscounted):
-            return RunResult(case.name, "pass", score, matched, expected, total, precision, f1, pairs)
-        findings = Findings(called, threshold_ok, forbidden, unexpected, breaks, miscounted)
+            return RunResult(
+                case.name, "pass", score, matched, expected, total, precision, f1, pairs, (), len(allowed)
+            )
+        findings = Findings(called, threshold_ok, forbidden, unexpected, breaks, miscounted, allowed)
         why = functools.partial(
             explain, case, self._expectations, self._forbids, calls, pairing, findings, self._words
         )
         failures = LaterFailures(why) if explain_later else why()
-        return RunResult(case.name, "fail", score, matched, expected, total, precision, f1, pairs, failures)
+        return RunResult(
+            case.name, "fail", score, matched, expected, total, precision, f1, pairs, failures, len(allowed)
+        )
 
     def _words(self) -> tuple[Wording, ...]:
         """How failures word this case's expectations, made when a run is first explained.
@@ -187,6 +203,22 @@ class CompiledCase:
                 if hits:
                     found.append((forbid.index, hits))
         return found
+
+    def _allowed(
+        self, calls: Sequence[ToolCall], pairing: Pairing, forbidden: Sequence[tuple[int, list[int]]]
+    ) -> tuple[int, ...]:
+        """The calls no expectation is paired with that match an ``allow`` and no ``forbid``
+        (``forbidden``: each matched forbid with its calls), in call order."""
+        by_tool = pairing.by_tool
+        paired = {c for c in pairing.assigned if c >= 0}
+        banned = {p for _, hits in forbidden for p in hits}
+        found: set[int] = set()
+        for allow in self._allows:
+            check = allow.check
+            for p in by_tool.get(allow.expectation.tool, ()):
+                if p not in paired and p not in banned and p not in found and check(arguments_of(calls[p])):
+                    found.add(p)
+        return tuple(sorted(found))
 
     def _miscounted(self, calls: Sequence[ToolCall]) -> list[tuple[int, tuple[int, ...]]]:
         """Each count requirement (its index) that the run does not meet, with the calls it

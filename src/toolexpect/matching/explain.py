@@ -71,6 +71,8 @@ class Findings(NamedTuple):
     breaks: list[Break]
     miscounted: Sequence[tuple[int, tuple[int, ...]]] = ()
     """Each count requirement the run does not meet (its index) with the calls it counted."""
+    allowed: Sequence[int] = ()
+    """The unpaired calls an ``allow`` of the case lets pass (never unexpected)."""
 
 
 def explain(
@@ -129,7 +131,7 @@ def explain(
             )
         )
     if findings.unexpected:
-        failures.extend(_unexpected(case, calls, pairing.assigned))
+        failures.extend(_unexpected(case, calls, pairing.assigned, findings.allowed))
     for number, chain, (step, previous) in findings.breaks:
         failures.append(_order(expectations, words(), number, chain, step, previous, calls, pairing.by_tool))
     for index, counted in findings.miscounted:
@@ -303,14 +305,18 @@ def _arg_report(
     return ArgReport(matcher.name, holds, expected, got, message)
 
 
-def _unexpected(case: Case, calls: Sequence[ToolCall], assigned: Sequence[int]) -> list[Failure]:
-    paired = set(assigned)
-    unpaired = [p for p in range(len(calls)) if p not in paired]
+def _unexpected(
+    case: Case, calls: Sequence[ToolCall], assigned: Sequence[int], allowed: Sequence[int] = ()
+) -> list[Failure]:
+    """A record per unexpected call: paired with no expectation, and not allowed."""
+    passed = {*assigned, *allowed}
+    unpaired = [p for p in range(len(calls)) if p not in passed]
     span = case.requirement_span("no_unexpected_calls")
+    why = " and no allow matches it" if case.allows else ""
     failures = [
         Failure(
             "unexpected",
-            f"unexpected call #{p + 1} {calls[p].name}: no expectation is paired with it",
+            f"unexpected call #{p + 1} {calls[p].name}: no expectation is paired with it{why}",
             span,
             {"calls": (p,), "tools": (calls[p].name,)},
         )

@@ -161,9 +161,9 @@ class LaterFailures(Sequence[Failure]):
 class MatchResult:
     """The accuracy of one run: pairs and counts, without requirements.
 
-    ``precision`` is paired calls / recorded calls, 1.0 when nothing was recorded (no call
-    was wrong). ``f1`` is the harmonic mean of ``score`` and ``precision`` (0.0 when both
-    are 0).
+    ``precision`` is paired calls / recorded calls (allowed calls left out), 1.0 when no such
+    call was recorded (no call was wrong). ``f1`` is the harmonic mean of ``score`` and
+    ``precision`` (0.0 when both are 0).
     """
 
     score: float
@@ -175,6 +175,8 @@ class MatchResult:
     pairs: tuple[tuple[int, int], ...]
     unmatched: tuple[int, ...]
     unpaired_calls: tuple[int, ...]
+    allowed_calls: tuple[int, ...] = ()
+    """The unpaired calls that match an ``allow`` of the case (precision leaves them out)."""
 
 
 @dataclass(slots=True)
@@ -186,6 +188,9 @@ class RunResult:
     ``None`` without expectations). ``pairs`` maps expectation index to call index (0-based,
     sorted by expectation). ``failures`` is empty for a passing run; for a run scored with
     ``explain_later`` it is a :class:`LaterFailures`, worked out when first read.
+    ``allowed`` counts the calls no expectation is paired with that match an ``allow`` of the
+    case (and no ``forbid``): neither expected nor unexpected, they are not among the calls
+    ``precision`` is over.
     """
 
     case: str
@@ -198,6 +203,7 @@ class RunResult:
     f1: float | None
     pairs: tuple[tuple[int, int], ...]
     failures: Sequence[Failure] = ()
+    allowed: int = 0
 
     @property
     def passed(self) -> bool:
@@ -207,7 +213,8 @@ class RunResult:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the constructor call that makes this run (failures as a tuple)."""
         fields = (self.case, self.status, self.score, self.matched, self.expected, self.calls)
-        return (RunResult, (*fields, self.precision, self.f1, self.pairs, tuple(self.failures)))
+        figures = (self.precision, self.f1, self.pairs, tuple(self.failures), self.allowed)
+        return (RunResult, (*fields, *figures))
 
     @property
     def unmatched(self) -> tuple[int, ...]:
@@ -245,7 +252,8 @@ class CaseResult:
 
 
 def figures(matched: int, expected: int, calls: int) -> tuple[float | None, float, float | None]:
-    """(score, precision, f1) of a run with ``matched`` of ``expected`` paired among ``calls``.
+    """(score, precision, f1) of a run with ``matched`` of ``expected`` paired among ``calls``
+    (the run's calls but the allowed ones).
 
     The score is ``None`` without expectations, and so is f1; precision is 1.0 without calls.
     """

@@ -125,7 +125,10 @@ def _failure_lines(
     if kind == "unexpected":
         positions: Sequence[int] = details.get("calls") or ()
         if len(positions) == 1:
-            return [f"  - unexpected call {_call_at(calls, positions[0])}: no expectation is paired with it"]
+            why = " and no allow matches it" if case.allows else ""
+            return [
+                f"  - unexpected call {_call_at(calls, positions[0])}: no expectation is paired with it{why}"
+            ]
         return [f"  - {failure.message}"]
     if kind == "order":
         lines = [f"  - order broken{where}: {failure.message}"]
@@ -166,6 +169,8 @@ def explain_run(
     score = "no score" if result.score is None else f"accuracy {result.score:.2f}"
     recorded = f"{result.calls} call{'' if result.calls == 1 else 's'} recorded"
     counts = f"{result.matched} of {result.expected} expected calls matched, {recorded}"
+    if result.allowed:
+        counts += f", {result.allowed} allowed"
     head = f'case "{case.name}" {_status_word(result.status)}: {score} ({counts})'
     if result.status == "error":
         head = f'case "{case.name}" could not be scored'

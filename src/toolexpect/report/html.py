@@ -236,6 +236,8 @@ def page_data(
             "runs_cut": left_out,
             "cut": has_failures and not groups,
         }
+        if isinstance(case.get("allowed_calls"), int):  # a case with allow, scored from one run
+            entry["allowed_calls"] = case["allowed_calls"]
         change = changes.get(case_key(case.get("file"), case.get("case")))
         if change is not None:
             entry["change"] = change.group

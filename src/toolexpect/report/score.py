@@ -144,7 +144,8 @@ def _score_text(outcome: CaseOutcome) -> str:
     if case.accuracy_required or case.threshold != 1.0:
         # A case may pass below 1: the score is shown against the threshold it met or missed.
         shown += " " + _against(run.matched, run.expected, case.threshold, case.threshold_strict)
-    return f"{shown}  ({run.matched}/{run.expected} expected calls)"
+    allowed = f", {run.allowed} allowed" if run.allowed else ""
+    return f"{shown}  ({run.matched}/{run.expected} expected calls{allowed})"
 
 
 def render_text(

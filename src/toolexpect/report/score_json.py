@@ -16,17 +16,21 @@ from toolexpect.scoring.partial import CaseOutcome, ScoreReport
 __all__ = ["json_chunks", "json_text", "to_json"]
 
 
-def _run_json(run: Any) -> dict[str, Any]:
-    """One run as report data."""
-    return {
+def _run_json(run: Any, allows: bool = False) -> dict[str, Any]:
+    """One run as report data; ``allows``: the case has ``allow`` statements, so the run
+    says how many of its calls they let pass (``allowed_calls``)."""
+    entry = {
         "status": run.status,
         "score": run.score,
         "matched": run.matched,
         "expected": run.expected,
         "precision": run.precision,
         "f1": run.f1,
-        "failures": [_failure_json(f) for f in run.failures],
     }
+    if allows and run.status != "error":
+        entry["allowed_calls"] = run.allowed
+    entry["failures"] = [_failure_json(f) for f in run.failures]
+    return entry
 
 
 def _failure_json(failure: Any) -> dict[str, Any]:
@@ -71,6 +75,7 @@ def _case_json(outcome: CaseOutcome, runs_json: bool = True) -> dict[str, Any]:
     """One case of the ``json`` report; without its ``runs`` list unless ``runs_json``."""
     result = outcome.result
     runs = outcome.runs
+    allows = bool(outcome.case.allows)
     entry: dict[str, Any] = {
         "file": outcome.file,
         "case": outcome.case.name,
@@ -78,7 +83,7 @@ def _case_json(outcome: CaseOutcome, runs_json: bool = True) -> dict[str, Any]:
     }
     case_failures = [_failure_json(f) for f in result.failures]
     if result.runs == 1 and result.first_run is not None:
-        entry.update(_run_json(result.first_run))
+        entry.update(_run_json(result.first_run, allows))
         entry["failures"] = case_failures + entry["failures"]
         _add_tools(entry, result.tools)
     else:
@@ -98,7 +103,7 @@ def _case_json(outcome: CaseOutcome, runs_json: bool = True) -> dict[str, Any]:
             entry["mean_precision"] = result.mean_precision
         _add_tools(entry, result.tools)
         if runs and runs_json:  # every run, when kept (scored with explained=None)
-            entry["runs"] = [_run_json(r) for r in runs]
+            entry["runs"] = [_run_json(r, allows) for r in runs]
     if result.status == "error":
         entry["score"] = None
     entry["status"] = result.status
@@ -211,15 +216,25 @@ def json_chunks(report: ScoreReport) -> Iterator[str]:
             yield entry
             continue
         rendered: list[str] = []
+        allows = bool(outcome.case.allows)
         for run in outcome.runs:
             if run.failures:
-                rendered.append(dumps(_run_json(run), ensure_ascii=False))
+                rendered.append(dumps(_run_json(run, allows), ensure_ascii=False))
                 continue
             # Equal figures give equal text (they are never negative, so never -0.0).
-            shared = (run.status, run.score, run.matched, run.expected, run.precision, run.f1)
+            shared = (
+                run.status,
+                run.score,
+                run.matched,
+                run.expected,
+                run.precision,
+                run.f1,
+                allows,
+                run.allowed,
+            )
             text = texts.get(shared)
             if text is None:
-                text = texts[shared] = dumps(_run_json(run), ensure_ascii=False)
+                text = texts[shared] = dumps(_run_json(run, allows), ensure_ascii=False)
             rendered.append(text)
         yield entry[:-1]
         yield ', "runs": ['

@@ -139,6 +139,6 @@ def place_at(text: str, offset: int) -> Place:
         return Place("tool", prefix, in_case=in_case)
     if words[0] == literal("REQUIRE"):
         return Place("after-require", prefix, in_case=in_case, written=tuple(words[1:]))
-    if words[-1] in (literal("EXPECT"), literal("FORBID"), then):
+    if words[-1] in (literal("EXPECT"), literal("FORBID"), literal("ALLOW"), then):
         return Place("tool", prefix, in_case=in_case)
     return Place("nowhere", prefix, in_case=in_case)

@@ -1,6 +1,6 @@
 """Hover on a tool or an argument of a call: the catalogue's description and JSON Schema of it;
 on a count requirement (``require at most 3 calls of search``): what it counts and when a run
-fails it, with or without a catalogue.
+fails it; on an ``allow`` statement: what it lets pass; with or without a catalogue.
 
 The call under the cursor is found by the spans of the parsed document; when the text does not
 parse, by the place the completion scan finds (:mod:`toolexpect.server.context`) and the word
@@ -15,7 +15,9 @@ from typing import Any, cast
 from lsprotocol import types
 
 from toolexpect.catalogue import Tool
-from toolexpect.language.write import write_count
+from toolexpect.document import without_spans
+from toolexpect.language.grammar import literal
+from toolexpect.language.write import write_call, write_count
 from toolexpect.server.analysis import Analysis
 from toolexpect.server.context import place_at
 from toolexpect.server.positions import Positions
@@ -28,13 +30,17 @@ _WORD_END = re.compile(r"[A-Za-z0-9_\-.:/]*")
 
 def hover(analysis: Analysis, position: types.Position, positions: Positions) -> types.Hover | None:
     """What to show for the tool or argument at ``position`` (with a catalogue that knows the
-    tool), else for the count requirement there; ``None`` when the cursor is on none of them."""
+    tool), else for the count requirement or the ``allow`` there; ``None`` when the cursor is on
+    none of them."""
     offset = positions.offset(position)
     document = analysis.loaded.document
     text = _catalogue_text(analysis, offset, positions)
     if text is None and document is not None:
         count = _count_at(document, positions.span_position(offset))
         text = _count_text(count) if count is not None else None
+    if text is None and document is not None:
+        allowed = _allow_at(document, analysis.loaded.text or "", offset, positions)
+        text = _allow_text(allowed) if allowed is not None else None
     if text is None:
         return None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
@@ -69,7 +75,7 @@ def _inside(span: dict[str, int] | None, place: tuple[int, int]) -> bool:
 def _from_document(document: dict[str, Any], place: tuple[int, int]) -> tuple[str, str | None] | None:
     for case in document["cases"]:
         counted = [req["call"] for req in case.get("require", ()) if req["kind"] == "count" and "call" in req]
-        for call in (*case.get("expect", ()), *case.get("forbid", ()), *counted):
+        for call in (*case.get("expect", ()), *case.get("forbid", ()), *case.get("allow", ()), *counted):
             if not _inside(call.get("span"), place):
                 continue
             for arg in call.get("args", ()):
@@ -109,6 +115,48 @@ def _count_text(req: dict[str, Any]) -> str:
     return (
         f"```\n{statement}\n```\n\nCounts {counted}, whatever expectation they are paired with: "
         f"a run fails the case {fails}. A count never changes the accuracy."
+    )
+
+
+_KEYWORD = re.compile(r"[A-Za-z]+")
+
+
+def _allow_at(
+    document: dict[str, Any], text: str, offset: int, positions: Positions
+) -> dict[str, Any] | None:
+    """The allowed call under the cursor, or whose ``allow`` keyword is under it, if any."""
+    place = positions.span_position(offset)
+    start = offset
+    while start > 0 and text[start - 1].isalpha():
+        start -= 1
+    word = _KEYWORD.match(text, start)
+    after: tuple[int, int] | None = None
+    if word is not None and word.group() == literal("ALLOW"):
+        end = word.end()
+        while end < len(text) and text[end] in " \t":
+            end += 1
+        after = positions.span_position(end)
+    for case in document["cases"]:
+        for call in case.get("allow", ()):
+            span = call.get("span")
+            if _inside(span, place) or (span is not None and after == (span["line"], span["column"])):
+                return cast(dict[str, Any], call)
+    return None
+
+
+def _allow_text(call: dict[str, Any]) -> str:
+    """What an ``allow`` lets pass, and what it never changes."""
+    statement = f"{literal('ALLOW')} {write_call(without_spans(call))}"
+    which = (
+        f"calls of `{call['tool']}` that match its arguments"
+        if call.get("args")
+        else f"calls of `{call['tool']}`, whatever their arguments"
+    )
+    return (
+        f"```\n{statement}\n```\n\nAllows {which}, any number of times or none: such a call that no "
+        "expectation is paired with is neither expected nor unexpected. `require no unexpected calls` "
+        "lets it pass and precision and F1 leave it out; it never counts towards the accuracy, and a "
+        "`forbid` that matches it still fails the run."
     )
 
 

@@ -74,7 +74,7 @@ def _case(case: dict[str, Any], place: _Place) -> types.DocumentSymbol:
             case["question_span"],
             _symbol("question", _Kind.String, case["question_span"], place, detail=case.get("question")),
         )
-    for word, kind in (("expect", _Kind.Function), ("forbid", _Kind.Event)):
+    for word, kind in (("expect", _Kind.Function), ("forbid", _Kind.Event), ("allow", _Kind.Method)):
         for call in case.get(word, ()):
             if "span" in call:
                 add(

@@ -10,14 +10,15 @@ as every run made it (calls lined up by tool, then by how many argument values t
 then by order), an argument is kept when every lined-up call has it, with its value when all
 values are equivalent and ``in [...]`` of the recorded values (or ``=any``, by choice) when
 they differ. With ``counts``, each tool the runs called also gets the bounds of how often they
-called it (:func:`count_bounds`). The pass rate is added later, from scoring the written case
-(:mod:`toolexpect.snapshot.write`).
+called it (:func:`count_bounds`). The calls of the tools in ``allow`` are no expectations:
+each such tool the runs called is written ``allow TOOL`` instead. The pass rate is added
+later, from scoring the written case (:mod:`toolexpect.snapshot.write`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from toolexpect.calls import RecordedSample, ToolCall
@@ -41,7 +42,8 @@ class Options:
     left out; ``any_args``: argument names written ``=any``; ``then``: the calls as one ordered
     chain; ``no_unexpected``: close each case with ``require no unexpected calls``;
     ``differing``: how an argument whose value differs between runs is written; ``counts``:
-    add ``require ... calls of TOOL`` for each tool called, from how often each run called it.
+    add ``require ... calls of TOOL`` for each tool called, from how often each run called it;
+    ``allow``: tools whose calls are written ``allow TOOL`` rather than expected.
     """
 
     only: frozenset[str] | None = None
@@ -51,6 +53,7 @@ class Options:
     no_unexpected: bool = False
     differing: Differing = "in"
     counts: bool = False
+    allow: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +212,13 @@ def count_bounds(runs: Sequence[RecordedSample]) -> list[dict[str, Any]]:
     return found
 
 
+def _allowed_tools(runs: Sequence[RecordedSample], allow: frozenset[str]) -> list[dict[str, Any]]:
+    """An ``allow`` call for each tool of ``allow`` that the runs called, in the order first
+    called (a name the language cannot write is said where its calls are left out)."""
+    tools = dict.fromkeys(call.name for run in runs for call in run.calls if call.name in allow)
+    return [{"tool": tool} for tool in tools if unwritable_name(tool) is None]
+
+
 def build_case(
     runs: CaseRuns,
     options: Options,
@@ -236,7 +246,15 @@ def build_case(
             )
         )
         return None, found
-    for sample in samples:
+    allows = _allowed_tools(samples, options.allow) if options.allow else []
+    if options.allow:  # the calls of allowed tools are no expectations
+        expected = tuple(
+            replace(sample, calls=tuple(c for c in sample.calls if c.name not in options.allow))
+            for sample in samples
+        )
+    else:
+        expected = samples
+    for sample in expected:
         for call in sample.calls:
             if not call.valid_json:
                 path, span = _where(call, sample)
@@ -251,7 +269,7 @@ def build_case(
                     )
                 )
     slots = []
-    for slot in _line_up(samples):
+    for slot in _line_up(expected):
         problem = unwritable_name(slot.tool)
         if problem is None:
             slots.append(slot)
@@ -278,6 +296,11 @@ def build_case(
             requirements.append({"kind": "no_unexpected_calls"})
         if options.counts:
             requirements.extend(count_bounds(samples))
+    elif allows and all(not sample.calls for sample in expected):
+        # Only allowed tools were called: the case checks that nothing else is.
+        requirements.append({"kind": "no_unexpected_calls"})
+        if options.counts:
+            requirements.extend(count_bounds(samples))
     elif all(not sample.calls for sample in samples):
         requirements.append({"kind": "no_tool_calls"})
     else:
@@ -301,6 +324,8 @@ def build_case(
             )
         )
         return None, found
+    if allows:
+        case["allow"] = allows
     if requirements:
         case["require"] = requirements
     return case, found

@@ -197,7 +197,7 @@ def _attach_spans(document: dict[str, Any], locate: Any) -> None:
     """Give the nodes of a JSON or YAML document the spans of their source, as text has."""
     for ci, case in enumerate(document["cases"]):
         _set_span(case, locate(("cases", ci)))
-        for kind in ("expect", "forbid"):
+        for kind in ("expect", "forbid", "allow"):
             for i, call in enumerate(case.get(kind, ())):
                 _set_span(call, locate(("cases", ci, kind, i)))
                 for ai, arg in enumerate(call.get("args", ())):

@@ -45,6 +45,8 @@ def check_spec(spec: Spec, catalogue: Catalogue) -> list[Diagnostic]:
             found.extend(_check_expectation(expectation, catalogue, schemas, forbid=False))
         for forbidden in case.forbids:
             found.extend(_check_expectation(forbidden, catalogue, schemas, forbid=True))
+        for allowed in case.allows:  # checked as an expectation: a call it allows must be possible
+            found.extend(_check_expectation(allowed, catalogue, schemas, forbid=False))
     if spec.path is not None:
         found = [d.with_path(spec.path) for d in found]
     return found

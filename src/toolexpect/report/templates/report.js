@@ -142,7 +142,8 @@
     row.appendChild(name);
     var score = el("td", "score");
     score.appendChild(bar(item.score, fixed(item.score) +
-      (item.runs > 1 && typeof item.lowest === "number" ? " (lowest " + fixed(item.lowest) + ")" : "")));
+      (item.runs > 1 && typeof item.lowest === "number" ? " (lowest " + fixed(item.lowest) + ")" : "") +
+      (item.allowed_calls ? " (" + item.allowed_calls + " allowed)" : "")));
     row.appendChild(score);
     var rate = el("td", "pass-rate");
     var passed = item.passed_runs !== null ? item.passed_runs : (item.status === "pass" ? item.runs : 0);
