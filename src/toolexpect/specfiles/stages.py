@@ -13,12 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from toolexpect import lint, schema
 from toolexpect.bounded import read_up_to
 from toolexpect.diagnostics import Diagnostic, Severity, Span, make
-from toolexpect.document import Repeat
-from toolexpect.language.parse import Comment, parse_text
-from toolexpect.specfiles import read_json, read_yaml
+from toolexpect.document import Comment, Repeat
 
 if TYPE_CHECKING:
     from toolexpect.model import Spec
@@ -146,6 +143,11 @@ def parse_spec_source(
     text: str, kind: Kind = "text", *, name: str = "spec", path: str | None = None
 ) -> SpecFile:
     """Run source text through the pipeline; ``name`` names a text file's implicit case."""
+    # Imported here: a spec read from the cache (specfiles.cache) needs none of them.
+    from toolexpect import lint, schema
+    from toolexpect.language.parse import parse_text
+    from toolexpect.specfiles import read_json, read_yaml
+
     result = SpecFile(path=path, kind=kind, text=text)
     locate: Any
     repeats: list[Repeat]
@@ -223,7 +225,8 @@ def _placed(result: SpecFile) -> SpecFile:
 
 
 def load_spec_file(path: str | os.PathLike[str]) -> SpecFile:
-    """Read a spec file from disk and run it through the pipeline."""
+    """Read a spec file from disk and run it through the pipeline, or read what the pipeline
+    made of the same bytes from the spec cache (:mod:`toolexpect.specfiles.cache`)."""
     shown = str(path)
     kind = kind_of(path)
 
@@ -256,7 +259,43 @@ def load_spec_file(path: str | os.PathLike[str]) -> SpecFile:
                 help="save the file as UTF-8",
             )
         )
-    return parse_spec_source(text, kind, name=stem_of(path), path=shown)
+    return _through_cache(data, text, kind, stem_of(path), shown)
+
+
+def _through_cache(data: bytes, text: str, kind: Kind, name: str, path: str) -> SpecFile:
+    """The pipeline's result for ``text``, read from the spec cache when it holds the same bytes
+    (and kept there when it does not), placed at ``path``."""
+    from toolexpect.caching import cache_folder
+    from toolexpect.specfiles import cache
+
+    key = cache.spec_key(data, kind, name) if cache_folder() is not None else None
+    entry = cache.read(key) if key is not None else None
+    if entry is None:
+        result = parse_spec_source(text, kind, name=name)
+        if key is not None:
+            cache.write(
+                key,
+                cache.Cached(
+                    result.document,
+                    tuple(result.diagnostics),
+                    tuple(result.comments),
+                    tuple(result.repeats),
+                    result.modelled,
+                ),
+            )
+    else:
+        result = SpecFile(
+            path=None,
+            kind=kind,
+            text=text,
+            document=entry.document,
+            diagnostics=list(entry.diagnostics),
+            comments=list(entry.comments),
+            repeats=list(entry.repeats),
+            modelled=entry.modelled,
+        )
+    result.path = path
+    return _placed(result)
 
 
 def too_large(size: int | None) -> Diagnostic:
