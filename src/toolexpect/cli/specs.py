@@ -22,7 +22,7 @@ from toolexpect.cli.common import (
 from toolexpect.diagnostics import Severity
 from toolexpect.document import without_spans
 from toolexpect.lines import split_lines_keepends
-from toolexpect.specfiles.stages import load_spec_file
+from toolexpect.specfiles.stages import checked_against, load_spec_file
 
 __all__ = ["cmd_compile", "cmd_format", "cmd_lint", "cmd_schema"]
 
@@ -34,10 +34,8 @@ def cmd_lint(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if not readable:
         return EXIT_USAGE
     if catalogue is not None:
-        from toolexpect.toolcheck import check_spec_file
-
         for loaded in files.values():
-            loaded.diagnostics = check_spec_file(loaded, catalogue)  # type: ignore[arg-type]
+            loaded.diagnostics = checked_against(loaded, catalogue)  # type: ignore[arg-type]
     diagnostics = [d for f in files.values() for d in f.diagnostics]
     print_diagnostics(diagnostics, files, args.format, out)
     for folder in empty:

@@ -11,7 +11,8 @@ comments and repeats) is read back from the user's cache folder
   that an edit to toolexpect in a checkout invalidates it) and of the file's form (text, JSON or
   YAML), its implicit case's name (the file name's stem) and its bytes. The path is not part of
   it: the same bytes at another path (with the same stem) read the same entry, and its
-  diagnostics are placed at the path being read.
+  diagnostics are placed at the path being read. What ``lint --tools`` finds is kept beside,
+  under the spec's key and everything the catalogue holds (:func:`catalogue_key`).
 * **The entry** is a header (a magic line, the key, a BLAKE2 digest of what follows) and a
   pickle of builtins and toolexpect's own frozen dataclasses, read back by an unpickler that
   admits only those classes (:data:`ALLOWED`): a planted file cannot run code. An entry that is
@@ -40,18 +41,23 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolexpect._version import __version__
 from toolexpect.caching import cache_folder
 from toolexpect.diagnostics import Diagnostic, Severity, Span
 from toolexpect.document import Comment, Repeat
 
+if TYPE_CHECKING:
+    from toolexpect.catalogue import Catalogue
+
 __all__ = [
     "ALLOWED",
     "MAX_ENTRIES",
     "STALE_DAYS",
     "Cached",
+    "Checked",
+    "catalogue_key",
     "entry_path",
     "environment_digest",
     "read",
@@ -85,9 +91,18 @@ class Cached:
     modelled: bool
 
 
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """What ``lint --tools`` found in one spec with one catalogue: every diagnostic, unplaced,
+    and whether each was placed in the spec's file."""
+
+    diagnostics: tuple[Diagnostic, ...]
+    placed: tuple[bool, ...]
+
+
 ALLOWED: dict[tuple[str, str], type] = {
     (kind.__module__, kind.__qualname__): kind
-    for kind in (Cached, Diagnostic, Span, Severity, Comment, Repeat)
+    for kind in (Cached, Checked, Diagnostic, Span, Severity, Comment, Repeat)
 }
 """The only classes an entry may name: toolexpect's own data classes. Everything else in an
 entry is a builtin value pickle writes without naming a class (dicts, lists, tuples, strings,
@@ -164,6 +179,17 @@ def spec_key(data: bytes, kind: str, name: str) -> bytes:
     return digest.digest()
 
 
+def catalogue_key(key: bytes, catalogue: Catalogue) -> bytes:
+    """The key of what a catalogue finds in the spec of entry ``key``: that key and everything
+    the catalogue holds (its path, format, and each tool's name, parameters and description)."""
+    import json
+
+    held: list[Any] = [catalogue.path, catalogue.format]
+    held.extend([t.name, t.parameters, t.description] for t in catalogue.tools.values())
+    text = json.dumps(held, ensure_ascii=False, default=repr)
+    return hashlib.sha256(b"catalogue\0" + key + text.encode("utf-8", "surrogatepass")).digest()
+
+
 def entry_path(key: bytes) -> str | None:
     """Where the entry of ``key`` is kept; ``None`` when caching is off."""
     folder = cache_folder()
@@ -172,7 +198,7 @@ def entry_path(key: bytes) -> str | None:
     return os.path.join(folder, "specs", environment_digest()[:16], key.hex())
 
 
-def read(key: bytes) -> Cached | None:
+def read(key: bytes) -> Cached | Checked | None:
     """The entry of ``key``, or ``None``: none yet, caching off, or an entry that is not whole,
     not this key's, or not of the expected shape (never an error)."""
     path = entry_path(key)
@@ -198,6 +224,14 @@ def read(key: bytes) -> Cached | None:
 
 def _well_formed(value: object) -> bool:
     """Whether an unpickled entry has the shape :func:`write` gives it."""
+    if isinstance(value, Checked):
+        return (
+            isinstance(value.diagnostics, tuple)
+            and isinstance(value.placed, tuple)
+            and len(value.placed) == len(value.diagnostics)
+            and all(isinstance(d, Diagnostic) for d in value.diagnostics)
+            and all(isinstance(p, bool) for p in value.placed)
+        )
     return (
         isinstance(value, Cached)
         and (value.document is None or isinstance(value.document, dict))
@@ -211,7 +245,7 @@ def _well_formed(value: object) -> bool:
     )
 
 
-def write(key: bytes, entry: Cached) -> None:
+def write(key: bytes, entry: Cached | Checked) -> None:
     """Keep ``entry`` under ``key``: written aside, then renamed into place; a failure (a full
     disk, a read-only folder) only means the next run parses again."""
     path = entry_path(key)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -18,12 +18,14 @@ from toolexpect.diagnostics import Diagnostic, Severity, Span, make
 from toolexpect.document import Comment, Repeat
 
 if TYPE_CHECKING:
+    from toolexpect.catalogue import Catalogue
     from toolexpect.model import Spec
 
 __all__ = [
     "MAX_SPEC_BYTES",
     "SPEC_SUFFIXES",
     "SpecFile",
+    "checked_against",
     "find_spec_files",
     "kind_of",
     "load_spec_file",
@@ -64,6 +66,8 @@ class SpecFile:
     modelled: bool = False
     """True when the pipeline found the document fit for a model."""
     _spec: Spec | None = field(default=None, repr=False, compare=False)
+    cache_key: bytes | None = field(default=None, repr=False, compare=False)
+    """The key of the file's entry in the spec cache (``None``: not read through it)."""
 
     @property
     def spec(self) -> Spec | None:
@@ -270,7 +274,7 @@ def _through_cache(data: bytes, text: str, kind: Kind, name: str, path: str) -> 
 
     key = cache.spec_key(data, kind, name) if cache_folder() is not None else None
     entry = cache.read(key) if key is not None else None
-    if entry is None:
+    if not isinstance(entry, cache.Cached):
         result = parse_spec_source(text, kind, name=name)
         if key is not None:
             cache.write(
@@ -295,7 +299,31 @@ def _through_cache(data: bytes, text: str, kind: Kind, name: str, path: str) -> 
             modelled=entry.modelled,
         )
     result.path = path
+    result.cache_key = key
     return _placed(result)
+
+
+def checked_against(loaded: SpecFile, catalogue: Catalogue) -> list[Diagnostic]:
+    """What ``lint --tools`` reports for ``loaded``: its diagnostics and what ``catalogue`` finds
+    in it (:func:`toolexpect.toolcheck.check_spec_file`), read from the spec cache when the same
+    spec was checked with the same catalogue before."""
+    from toolexpect.specfiles import cache
+
+    key = cache.catalogue_key(loaded.cache_key, catalogue) if loaded.cache_key is not None else None
+    entry = cache.read(key) if key is not None else None
+    if isinstance(entry, cache.Checked):
+        return [
+            d.with_path(loaded.path) if placed and loaded.path is not None else d
+            for d, placed in zip(entry.diagnostics, entry.placed, strict=True)
+        ]
+    from toolexpect.toolcheck import check_spec_file
+
+    found = check_spec_file(loaded, catalogue)
+    if key is not None:
+        placed = tuple(loaded.path is not None and d.path == loaded.path for d in found)
+        unplaced = tuple(replace(d, path=None) if p else d for d, p in zip(found, placed, strict=True))
+        cache.write(key, cache.Checked(unplaced, placed))
+    return found
 
 
 def too_large(size: int | None) -> Diagnostic:
