@@ -468,3 +468,21 @@ def test_lint_tools_is_the_same_with_and_without_the_cache(
     tools = ROOT / "specs" / "tools.json"
     runs = [_lint_tools([str(path)], tools, capsys, *extra) for extra in (("--no-cache",), (), ())]
     assert runs[0] == runs[1] == runs[2]
+
+
+def test_parse_spec_of_the_same_text_reads_the_cache(folder: Path, parses: list[str]) -> None:
+    from toolexpect import SpecError, parse_spec
+
+    first = parse_spec(GOOD)
+    second = parse_spec(GOOD)
+    assert parses == [GOOD]
+    assert first == second and first.path is None
+    parse_spec(GOOD, name="other")  # another implicit case's name: another entry
+    assert len(parses) == 2
+    broken = 'expect get_weather(city="Berlin"\n'
+    for _ in range(2):
+        with pytest.raises(SpecError) as raised:
+            parse_spec(broken)
+        assert [d.code for d in raised.value.diagnostics] == ["P102"]
+        assert {d.path for d in raised.value.diagnostics} == {None}
+    assert parses[2:] == [broken]

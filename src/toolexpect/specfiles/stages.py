@@ -30,6 +30,7 @@ __all__ = [
     "kind_of",
     "load_spec_file",
     "load_spec_files",
+    "parse_cached",
     "parse_spec_source",
     "too_large",
 ]
@@ -263,30 +264,41 @@ def load_spec_file(path: str | os.PathLike[str]) -> SpecFile:
                 help="save the file as UTF-8",
             )
         )
-    return _through_cache(data, text, kind, stem_of(path), shown)
+    return parse_cached(text, kind, name=stem_of(path), path=shown, data=data)
 
 
-def _through_cache(data: bytes, text: str, kind: Kind, name: str, path: str) -> SpecFile:
-    """The pipeline's result for ``text``, read from the spec cache when it holds the same bytes
-    (and kept there when it does not), placed at ``path``."""
+def parse_cached(
+    text: str,
+    kind: Kind = "text",
+    *,
+    name: str = "spec",
+    path: str | None = None,
+    data: bytes | None = None,
+) -> SpecFile:
+    """As :func:`parse_spec_source`, but read from the spec cache when it holds the same text
+    (``data``: its bytes, if known) of the same form and name, and kept there when it does not
+    (:mod:`toolexpect.specfiles.cache`); the result is the same either way."""
     from toolexpect.caching import cache_folder
     from toolexpect.specfiles import cache
 
-    key = cache.spec_key(data, kind, name) if cache_folder() is not None else None
-    entry = cache.read(key) if key is not None else None
+    if cache_folder() is None:
+        return parse_spec_source(text, kind, name=name, path=path)
+    if data is None:
+        data = text.encode("utf-8", "surrogatepass")
+    key = cache.spec_key(data, kind, name)
+    entry = cache.read(key)
     if not isinstance(entry, cache.Cached):
         result = parse_spec_source(text, kind, name=name)
-        if key is not None:
-            cache.write(
-                key,
-                cache.Cached(
-                    result.document,
-                    tuple(result.diagnostics),
-                    tuple(result.comments),
-                    tuple(result.repeats),
-                    result.modelled,
-                ),
-            )
+        cache.write(
+            key,
+            cache.Cached(
+                result.document,
+                tuple(result.diagnostics),
+                tuple(result.comments),
+                tuple(result.repeats),
+                result.modelled,
+            ),
+        )
     else:
         result = SpecFile(
             path=None,
