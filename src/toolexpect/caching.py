@@ -37,10 +37,16 @@ def cache_folder() -> str | None:
     if not folder:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         folder = os.path.join(base, "toolexpect")
+    if folder in _MADE:  # made and writable earlier in this process: no system call per spec
+        return folder
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError:
         return None
     if not os.access(folder, os.W_OK):
         return None
+    _MADE.add(folder)
     return folder
+
+
+_MADE: set[str] = set()
