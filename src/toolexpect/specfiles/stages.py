@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -18,14 +18,12 @@ from toolexpect.diagnostics import Diagnostic, Severity, Span, make
 from toolexpect.document import Comment, Repeat
 
 if TYPE_CHECKING:
-    from toolexpect.catalogue import Catalogue
     from toolexpect.model import Spec
 
 __all__ = [
     "MAX_SPEC_BYTES",
     "SPEC_SUFFIXES",
     "SpecFile",
-    "checked_against",
     "find_spec_files",
     "kind_of",
     "load_spec_file",
@@ -313,29 +311,6 @@ def parse_cached(
     result.path = path
     result.cache_key = key
     return _placed(result)
-
-
-def checked_against(loaded: SpecFile, catalogue: Catalogue) -> list[Diagnostic]:
-    """What ``lint --tools`` reports for ``loaded``: its diagnostics and what ``catalogue`` finds
-    in it (:func:`toolexpect.toolcheck.check_spec_file`), read from the spec cache when the same
-    spec was checked with the same catalogue before."""
-    from toolexpect.specfiles import cache
-
-    key = cache.catalogue_key(loaded.cache_key, catalogue) if loaded.cache_key is not None else None
-    entry = cache.read(key) if key is not None else None
-    if isinstance(entry, cache.Checked):
-        return [
-            d.with_path(loaded.path) if placed and loaded.path is not None else d
-            for d, placed in zip(entry.diagnostics, entry.placed, strict=True)
-        ]
-    from toolexpect.toolcheck import check_spec_file
-
-    found = check_spec_file(loaded, catalogue)
-    if key is not None:
-        placed = tuple(loaded.path is not None and d.path == loaded.path for d in found)
-        unplaced = tuple(replace(d, path=None) if p else d for d, p in zip(found, placed, strict=True))
-        cache.write(key, cache.Checked(unplaced, placed))
-    return found
 
 
 def too_large(size: int | None) -> Diagnostic:
