@@ -257,18 +257,23 @@ def write(key: bytes, entry: Cached | Checked) -> None:
         return
     folder = os.path.dirname(path)
     fresh = os.path.join(folder, f".{key.hex()[:16]}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    blob = MAGIC + key + hashlib.blake2b(payload, digest_size=_DIGEST).digest() + payload
     try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        _prune_once(folder)
-        with open(fresh, "wb") as file:
-            file.write(MAGIC + key + hashlib.blake2b(payload, digest_size=_DIGEST).digest())
-            file.write(payload)
-        os.replace(fresh, path)
+        if folder not in _PRUNED:  # made and pruned once a process
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            _prune_once(folder)
+        handle = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError:
-        pass
-    finally:
+        return
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(blob)
+        os.replace(fresh, path)
+    except BaseException as error:  # nothing half written stays; only a failure to write is quiet
         with contextlib.suppress(OSError):
             os.unlink(fresh)
+        if not isinstance(error, OSError):
+            raise
 
 
 def _prune_once(folder: str) -> None:
