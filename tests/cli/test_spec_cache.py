@@ -494,3 +494,16 @@ def test_parse_spec_of_the_same_text_reads_the_cache(folder: Path, parses: list[
         assert [d.code for d in raised.value.diagnostics] == ["P102"]
         assert {d.path for d in raised.value.diagnostics} == {None}
     assert parses[2:] == [broken]
+
+
+def test_a_cache_folder_removed_while_running_is_made_again(
+    tmp_path: Path, folder: Path, parses: list[str]
+) -> None:
+    spec = tmp_path / "weather.expect"
+    spec.write_text(GOOD, encoding="utf-8")
+    load_spec_file(spec)
+    shutil.rmtree(folder)
+    for _ in range(3):  # a miss, a miss that keeps the entry, a hit
+        load_spec_file(spec)
+    assert len(parses) == 3
+    assert len(_entries(folder)) == 1

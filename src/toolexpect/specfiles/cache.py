@@ -263,6 +263,9 @@ def write(key: bytes, entry: Cached | Checked) -> None:
             os.makedirs(folder, mode=0o700, exist_ok=True)
             _prune_once(folder)
         handle = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileNotFoundError:  # the folder was removed since: made again by the next write
+        _PRUNED.discard(folder)
+        return
     except OSError:
         return
     try:
