@@ -112,7 +112,7 @@ def test_a_changed_byte_or_name_misses(tmp_path: Path, folder: Path, parses: lis
 
 @pytest.mark.parametrize(
     "change",
-    ["toolexpect version", "lark", "python", "grammar", "schema", "source", "format"],
+    ["toolexpect version", "a dependency", "python", "grammar", "schema", "source", "format"],
 )
 def test_a_changed_version_key_misses(
     tmp_path: Path, folder: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch, change: str
@@ -124,8 +124,8 @@ def test_a_changed_version_key_misses(
     assert len(parses) == 1
     if change == "toolexpect version":
         monkeypatch.setattr(cache, "__version__", "99.0")
-    elif change == "lark":
-        monkeypatch.setattr(cache, "_lark_source", lambda: b'__version__: str = "99.0"')
+    elif change == "a dependency":  # lark, RE2, PyYAML, the validators
+        monkeypatch.setattr(cache, "_dependencies", lambda: b"lark /elsewhere/lark/__init__.py 1 2")
     elif change == "python":
         monkeypatch.setattr(cache, "sys", types.SimpleNamespace(version="4.0.0"))
     elif change == "format":

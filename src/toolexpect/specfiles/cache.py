@@ -6,8 +6,9 @@ comments and repeats) is read back from the user's cache folder
 (:func:`toolexpect.caching.cache_folder`), as ruff and mypy keep theirs.
 
 * **The key.** An entry is named by a SHA-256 of its *environment* (the entry format,
-  toolexpect's version, lark's ``__init__.py``, Python's version, the grammar text, the spec
-  JSON Schema, and the name, size and modification time of every source file of the package, so
+  toolexpect's version, Python's version, where lark, RE2, PyYAML and the schema validators are
+  installed with the size and time of their module files, the grammar text, the spec JSON
+  Schema, and the name, size and modification time of every source file of the package, so
   that an edit to toolexpect in a checkout invalidates it) and of the file's form (text, JSON or
   YAML), its implicit case's name (the file name's stem) and its bytes. The path is not part of
   it: the same bytes at another path (with the same stem) read the same entry, and its
@@ -120,16 +121,27 @@ class _Unpickler(pickle.Unpickler):
         return found
 
 
-def _lark_source() -> bytes:
-    """The text of lark's ``__init__.py`` (which holds its version), found without importing lark."""
+DEPENDENCIES = ("lark", "re2", "yaml", "jsonschema_rs", "jsonschema")
+"""The libraries whose work an entry holds: the parser, lint's RE2, the YAML reader and the
+schema validators."""
+
+
+def _dependencies() -> bytes:
+    """Where each of :data:`DEPENDENCIES` is installed, with the size and modification time of
+    its module file (another version or a reinstall changes them), found without importing it."""
     from importlib.util import find_spec
 
-    try:
-        spec = find_spec("lark")
-        origin = spec.origin if spec is not None else None
-        return Path(origin).read_bytes() if origin else b"no lark"
-    except (ImportError, OSError, ValueError):
-        return b"no lark"
+    found = []
+    for name in DEPENDENCIES:
+        try:
+            spec = find_spec(name)
+            origin = spec.origin if spec is not None else None
+            status = os.stat(origin) if origin else None
+        except (ImportError, OSError, ValueError):
+            origin, status = None, None
+        held = f"{status.st_size} {status.st_mtime_ns}" if status is not None else "none"
+        found.append(f"{name} {origin} {held}")
+    return "\n".join(found).encode("utf-8", "surrogatepass")
 
 
 def _sources(folder: str, prefix: str = "") -> list[str]:
@@ -159,7 +171,7 @@ def environment_digest() -> str:
     digest = hashlib.sha256()
     digest.update(f"format {FORMAT}\ntoolexpect {__version__}\npython {sys.version}\n".encode())
     for part in (
-        _lark_source(),
+        _dependencies(),
         grammar_path().read_bytes(),
         (package / "schema" / "spec.schema.json").read_bytes(),
         "\n".join(_sources(str(package))).encode(),
