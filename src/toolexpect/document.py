@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from toolexpect.diagnostics import Span
 
-__all__ = ["SPAN_KEYS", "Repeat", "without_spans"]
+__all__ = ["SPAN_KEYS", "Comment", "Repeat", "without_spans"]
 
 
 class Repeat(NamedTuple):
@@ -22,6 +23,15 @@ class Repeat(NamedTuple):
     name: str
     span: Span
     first: Span | None
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """A comment of the source, kept for ``format``: its text (from ``#``) and place."""
+
+    text: str
+    line: int
+    column: int
 
 
 SPAN_KEYS = frozenset({"span", "question_span"})

@@ -74,6 +74,7 @@ def test_the_parser_cache_is_keyed_by_grammar_and_build(
     """A change of the grammar text or of how the parser is built gives another cache file."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("TOOLEXPECT_NO_CACHE", raising=False)
+    monkeypatch.delenv("TOOLEXPECT_CACHE_DIR", raising=False)
     text = _grammar.grammar_text()
     first = _grammar.cache_path(text)
     assert first is not None
@@ -122,7 +123,8 @@ def _files(folder: Path) -> dict[str, tuple[int, int, int]]:
 
 
 def _parse_in(install: Path, cache: Path) -> None:
-    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TOOLEXPECT_NO_CACHE")}
+    left_out = ("PYTHONPATH", "TOOLEXPECT_NO_CACHE", "TOOLEXPECT_CACHE_DIR")
+    environment = {k: v for k, v in os.environ.items() if k not in left_out}
     environment.update(PYTHONPATH=str(install.parent), XDG_CACHE_HOME=str(cache), PYTHONDONTWRITEBYTECODE="1")
     output = _run(sys.executable, "-c", _PARSE_ONE, cwd=install.parent.parent, env=environment)
     assert Path(output.strip()).parent == install

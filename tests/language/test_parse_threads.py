@@ -83,6 +83,7 @@ def test_threads_that_start_together_build_the_parser_once(
     """Threads that all parse before the parser exists wait for one build, and all parse right."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("TOOLEXPECT_NO_CACHE", raising=False)
+    monkeypatch.delenv("TOOLEXPECT_CACHE_DIR", raising=False)
     texts = _specs()
     expected = [_outcome(text, f"spec{index}") for index, text in enumerate(texts)]
     built: list[object] = []

@@ -11,7 +11,7 @@ from toolexpect.api.errors import SpecError, ToolCallAssertionError
 from toolexpect.api.evaluator import Evaluation
 from toolexpect.matching import compile_case
 from toolexpect.model import Case, Spec
-from toolexpect.specfiles.stages import SpecFile, load_spec_file, parse_spec_source
+from toolexpect.specfiles.stages import SpecFile, load_spec_file, parse_cached
 
 __all__ = ["assert_tool_calls", "load_spec", "parse_spec", "score"]
 
@@ -23,12 +23,15 @@ def _checked(loaded: SpecFile) -> Spec:
 
 
 def parse_spec(text: str, name: str = "spec") -> Spec:
-    """Parse spec text; ``name`` names its implicit case. ``SpecError`` when invalid."""
+    """Parse spec text; ``name`` names its implicit case. ``SpecError`` when invalid.
+
+    Text parsed before (the same text and name) is read from the spec cache, as spec files are
+    (docs/cli.md, "The cache"; off with ``TOOLEXPECT_NO_CACHE=1``)."""
     if not isinstance(text, str):
         raise TypeError(f"parse_spec() takes the spec text as a str; got {type(text).__name__}")
     if not isinstance(name, str):
         raise TypeError(f"parse_spec() takes the case name as a str; got {type(name).__name__}")
-    return _checked(parse_spec_source(text, "text", name=name))
+    return _checked(parse_cached(text, "text", name=name))
 
 
 def load_spec(path: str | os.PathLike[str]) -> Spec:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
+from toolexpect.caching import NO_CACHE_VARIABLE
 from toolexpect.cli.common import EXIT_OK, EXIT_USAGE, LOG_FORMAT_NAMES, TOOLS_FORMAT_NAMES
 from toolexpect.cli.defaults import apply_settings
 from toolexpect.cli.parser import build_parser
@@ -70,6 +71,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         print(f"toolexpect {args.command}: error: {error}", file=err)
         return EXIT_USAGE
+    # --no-cache turns caching off as TOOLEXPECT_NO_CACHE=1 does, for this command and any
+    # process it starts, and only for it: the variable is as it was once the command ends.
+    earlier = os.environ.get(NO_CACHE_VARIABLE)
+    if getattr(args, "no_cache", False):
+        os.environ[NO_CACHE_VARIABLE] = "1"
     try:
         code = _COMMANDS[args.command](args, out, err)
         out.flush()
@@ -84,6 +90,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence(out)
         print(f"toolexpect: cannot write the output: {error.strerror or error}", file=err)
         return EXIT_USAGE
+    finally:
+        if earlier is None:
+            os.environ.pop(NO_CACHE_VARIABLE, None)
+        else:
+            os.environ[NO_CACHE_VARIABLE] = earlier
     return code
 
 

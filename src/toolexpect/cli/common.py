@@ -29,6 +29,7 @@ __all__ = [
     "SCORE_FAIL_ON",
     "TOOLS_FORMAT_NAMES",
     "UNREADABLE",
+    "add_no_cache_argument",
     "add_pairing_arguments",
     "format_of_output",
     "load_all",
@@ -283,4 +284,13 @@ def add_pairing_arguments(command: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="pair each record with the case named by this field (metadata.case or "
         "/metadata/case; default: case-from in [tool.toolexpect])",
+    )
+
+
+def add_no_cache_argument(command: argparse.ArgumentParser) -> None:
+    """``--no-cache``: on every command that reads spec files (docs/cli.md, "The cache")."""
+    command.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="parse every spec file afresh, reading and writing no cache (as TOOLEXPECT_NO_CACHE=1)",
     )

@@ -13,6 +13,7 @@ from toolexpect.cli.common import (
     LOG_FORMAT_NAMES,
     SCORE_FAIL_ON,
     TOOLS_FORMAT_NAMES,
+    add_no_cache_argument,
     add_pairing_arguments,
 )
 from toolexpect.cli.snapshot import add_snapshot_parser
@@ -100,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print nothing when there is no finding (else: how many files were checked, on standard error)",
     )
+    add_no_cache_argument(lint)
 
     fmt = commands.add_parser("format", help="rewrite spec files in the canonical layout")
     fmt.add_argument("paths", nargs="*", metavar="PATH", help=_SPEC_PATHS)
@@ -111,10 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="wrap statements longer than N characters (default: line-length in [tool.toolexpect], or 100)",
     )
+    add_no_cache_argument(fmt)
 
     compile_ = commands.add_parser("compile", help="print the canonical JSON document of a spec")
     compile_.add_argument("path", metavar="PATH", help="a spec file")
     compile_.add_argument("--no-spans", action="store_true", help="leave out source spans")
+    add_no_cache_argument(compile_)
 
     schema = commands.add_parser("schema", help="print the JSON Schema of the canonical document")
     schema.add_argument(
@@ -216,6 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=0,
         help="say what became of each log's records, and how the work was spread (with --dask)",
     )
+    add_no_cache_argument(score)
 
     diff = commands.add_parser("diff", help="compare two JSON score reports: which cases changed")
     diff.add_argument("old", metavar="OLD", help="the earlier report (score --format json)")

@@ -14,6 +14,7 @@ from toolexpect.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
     LOG_FORMAT_NAMES,
+    add_no_cache_argument,
     add_pairing_arguments,
     load_all,
     print_diagnostics,
@@ -101,6 +102,7 @@ def add_snapshot_parser(commands: Any) -> None:
         "--name", metavar="NAME", help="the case of samples without an id (default: the first log's name)"
     )
     snap.add_argument("--line-length", type=int, metavar="N", help="wrap statements longer than N characters")
+    add_no_cache_argument(snap)
 
 
 def _flat(groups: Sequence[Sequence[str]] | None) -> frozenset[str]:

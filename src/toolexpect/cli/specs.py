@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-from typing import IO
+from dataclasses import replace
+from typing import IO, TYPE_CHECKING
 
 from toolexpect.cli.common import (
     EXIT_FINDINGS,
@@ -19,12 +20,15 @@ from toolexpect.cli.common import (
     shown_path,
     write_text,
 )
-from toolexpect.diagnostics import Severity
+from toolexpect.diagnostics import Diagnostic, Severity
 from toolexpect.document import without_spans
 from toolexpect.lines import split_lines_keepends
-from toolexpect.specfiles.stages import load_spec_file
+from toolexpect.specfiles.stages import SpecFile, load_spec_file
 
-__all__ = ["cmd_compile", "cmd_format", "cmd_lint", "cmd_schema"]
+if TYPE_CHECKING:
+    from toolexpect.catalogue import Catalogue
+
+__all__ = ["checked_against", "cmd_compile", "cmd_format", "cmd_lint", "cmd_schema"]
 
 
 def cmd_lint(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
@@ -34,10 +38,8 @@ def cmd_lint(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if not readable:
         return EXIT_USAGE
     if catalogue is not None:
-        from toolexpect.toolcheck import check_spec_file
-
         for loaded in files.values():
-            loaded.diagnostics = check_spec_file(loaded, catalogue)  # type: ignore[arg-type]
+            loaded.diagnostics = checked_against(loaded, catalogue)  # type: ignore[arg-type]
     diagnostics = [d for f in files.values() for d in f.diagnostics]
     print_diagnostics(diagnostics, files, args.format, out)
     for folder in empty:
@@ -61,6 +63,29 @@ def cmd_lint(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if not args.quiet and not diagnostics:
         print(f"{len(files)} file{'s' * (len(files) != 1)}, no findings", file=err)
     return EXIT_OK
+
+
+def checked_against(loaded: SpecFile, catalogue: Catalogue) -> list[Diagnostic]:
+    """What ``lint --tools`` reports for ``loaded``: its diagnostics and what ``catalogue`` finds
+    in it (:func:`toolexpect.toolcheck.check_spec_file`), read from the spec cache when the same
+    spec was checked with the same catalogue before."""
+    from toolexpect.specfiles import cache
+
+    key = cache.catalogue_key(loaded.cache_key, catalogue) if loaded.cache_key is not None else None
+    entry = cache.read(key) if key is not None else None
+    if isinstance(entry, cache.Checked):
+        return [
+            d.with_path(loaded.path) if placed and loaded.path is not None else d
+            for d, placed in zip(entry.diagnostics, entry.placed, strict=True)
+        ]
+    from toolexpect.toolcheck import check_spec_file
+
+    found = check_spec_file(loaded, catalogue)
+    if key is not None:
+        placed = tuple(loaded.path is not None and d.path == loaded.path for d in found)
+        unplaced = tuple(replace(d, path=None) if p else d for d, p in zip(found, placed, strict=True))
+        cache.write(key, cache.Checked(unplaced, placed))
+    return found
 
 
 def cmd_format(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:

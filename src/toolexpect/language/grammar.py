@@ -4,8 +4,8 @@ The wheel carries a copy of ``grammar/toolexpect.lark`` inside the package; an e
 install or a source checkout reads the repository's top-level ``grammar/`` folder.
 
 The built parser (lark's analysis of the grammar: its terminals, rules and LALR tables) is
-kept with lark's ``Lark.save`` in the user's cache folder, never the package:
-``$XDG_CACHE_HOME/toolexpect`` (default ``~/.cache/toolexpect``), off with
+kept with lark's ``Lark.save`` in the user's cache folder (:func:`toolexpect.caching.cache_folder`),
+never the package: ``$XDG_CACHE_HOME/toolexpect`` (default ``~/.cache/toolexpect``), off with
 ``TOOLEXPECT_NO_CACHE=1``, and read back with ``Lark.load``. The file is named after what it
 holds (toolexpect's, lark's and Python's versions, a hash of the grammar text and of the build
 options), so installs of the same version share one file and never rewrite it. It is written
@@ -26,15 +26,16 @@ import os
 import re
 import sys
 import threading
-from pathlib import Path
 from typing import Any
 
 import lark
 from lark import Lark
 
 from toolexpect._version import __version__
+from toolexpect.caching import cache_folder
 from toolexpect.language.context import keep_comment
 from toolexpect.language.layout import Layout
+from toolexpect.language.source import grammar_path, grammar_text
 from toolexpect.language.transform import ToDocument
 
 __all__ = [
@@ -52,8 +53,6 @@ __all__ = [
     "terminal_regexp",
 ]
 
-_GRAMMAR = "toolexpect.lark"
-
 _OPTIONS: dict[str, Any] = {
     "parser": "lalr",
     "lexer": "contextual",
@@ -63,45 +62,6 @@ _OPTIONS: dict[str, Any] = {
 """How the parser is built, beside the post-lexer, the transformer and the comment callback
 (objects of this package, saved by reference). Spans come from the tokens, so lark need not
 propagate positions."""
-
-
-def grammar_path() -> Path:
-    """Where the grammar is read from: the packaged copy first, the repository's second."""
-    here = Path(__file__).resolve()
-    packaged = here.parents[1] / "grammar" / _GRAMMAR
-    if packaged.is_file():
-        return packaged
-    repository = here.parents[3] / "grammar" / _GRAMMAR
-    if repository.is_file():
-        return repository
-    raise FileNotFoundError(
-        f"toolexpect's grammar {_GRAMMAR} is neither in the package nor in the repository; "
-        "reinstall toolexpect"
-    )
-
-
-def grammar_text() -> str:
-    """The grammar's source text."""
-    return grammar_path().read_text(encoding="utf-8")
-
-
-def cache_folder() -> str | None:
-    """The user's cache folder for toolexpect, made if need be; never the package.
-
-    ``XDG_CACHE_HOME`` (default ``~/.cache``)/toolexpect; ``TOOLEXPECT_NO_CACHE=1`` turns
-    caching off. ``None`` when caching is off or no private folder can be made.
-    """
-    if os.environ.get("TOOLEXPECT_NO_CACHE"):
-        return None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "toolexpect")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-    except OSError:
-        return None
-    if not os.access(folder, os.W_OK):
-        return None
-    return folder
 
 
 def cache_path(text: str) -> str | None:

@@ -15,7 +15,7 @@ from typing import Any, cast
 from lark.exceptions import UnexpectedInput
 
 from toolexpect.diagnostics import Diagnostic, make
-from toolexpect.document import Repeat
+from toolexpect.document import Comment, Repeat
 from toolexpect.language.context import collecting
 from toolexpect.language.errors import syntax_diagnostic
 from toolexpect.language.grammar import parser
@@ -24,15 +24,6 @@ from toolexpect.language.strings import span_of
 from toolexpect.language.transform import DOCUMENT_VERSION, assemble
 
 __all__ = ["DOCUMENT_VERSION", "Comment", "ParseResult", "parse_text"]
-
-
-@dataclass(frozen=True, slots=True)
-class Comment:
-    """A comment of the source, kept for ``format``: its text (from ``#``) and place."""
-
-    text: str
-    line: int
-    column: int
 
 
 @dataclass(slots=True)

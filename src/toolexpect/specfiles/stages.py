@@ -13,12 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from toolexpect import lint, schema
 from toolexpect.bounded import read_up_to
 from toolexpect.diagnostics import Diagnostic, Severity, Span, make
-from toolexpect.document import Repeat
-from toolexpect.language.parse import Comment, parse_text
-from toolexpect.specfiles import read_json, read_yaml
+from toolexpect.document import Comment, Repeat
 
 if TYPE_CHECKING:
     from toolexpect.model import Spec
@@ -31,6 +28,7 @@ __all__ = [
     "kind_of",
     "load_spec_file",
     "load_spec_files",
+    "parse_cached",
     "parse_spec_source",
     "too_large",
 ]
@@ -67,6 +65,8 @@ class SpecFile:
     modelled: bool = False
     """True when the pipeline found the document fit for a model."""
     _spec: Spec | None = field(default=None, repr=False, compare=False)
+    cache_key: bytes | None = field(default=None, repr=False, compare=False)
+    """The key of the file's entry in the spec cache (``None``: not read through it)."""
 
     @property
     def spec(self) -> Spec | None:
@@ -146,6 +146,11 @@ def parse_spec_source(
     text: str, kind: Kind = "text", *, name: str = "spec", path: str | None = None
 ) -> SpecFile:
     """Run source text through the pipeline; ``name`` names a text file's implicit case."""
+    # Imported here: a spec read from the cache (specfiles.cache) needs none of them.
+    from toolexpect import lint, schema
+    from toolexpect.language.parse import parse_text
+    from toolexpect.specfiles import read_json, read_yaml
+
     result = SpecFile(path=path, kind=kind, text=text)
     locate: Any
     repeats: list[Repeat]
@@ -223,7 +228,8 @@ def _placed(result: SpecFile) -> SpecFile:
 
 
 def load_spec_file(path: str | os.PathLike[str]) -> SpecFile:
-    """Read a spec file from disk and run it through the pipeline."""
+    """Read a spec file from disk and run it through the pipeline, or read what the pipeline
+    made of the same bytes from the spec cache (:mod:`toolexpect.specfiles.cache`)."""
     shown = str(path)
     kind = kind_of(path)
 
@@ -256,7 +262,55 @@ def load_spec_file(path: str | os.PathLike[str]) -> SpecFile:
                 help="save the file as UTF-8",
             )
         )
-    return parse_spec_source(text, kind, name=stem_of(path), path=shown)
+    return parse_cached(text, kind, name=stem_of(path), path=shown, data=data)
+
+
+def parse_cached(
+    text: str,
+    kind: Kind = "text",
+    *,
+    name: str = "spec",
+    path: str | None = None,
+    data: bytes | None = None,
+) -> SpecFile:
+    """As :func:`parse_spec_source`, but read from the spec cache when it holds the same text
+    (``data``: its bytes, if known) of the same form and name, and kept there when it does not
+    (:mod:`toolexpect.specfiles.cache`); the result is the same either way."""
+    from toolexpect.caching import cache_folder
+    from toolexpect.specfiles import cache
+
+    if cache_folder() is None:
+        return parse_spec_source(text, kind, name=name, path=path)
+    if data is None:
+        data = text.encode("utf-8", "surrogatepass")
+    key = cache.spec_key(data, kind, name)
+    entry = cache.read(key)
+    if not isinstance(entry, cache.Cached):
+        result = parse_spec_source(text, kind, name=name)
+        cache.write(
+            key,
+            cache.Cached(
+                result.document,
+                tuple(result.diagnostics),
+                tuple(result.comments),
+                tuple(result.repeats),
+                result.modelled,
+            ),
+        )
+    else:
+        result = SpecFile(
+            path=None,
+            kind=kind,
+            text=text,
+            document=entry.document,
+            diagnostics=list(entry.diagnostics),
+            comments=list(entry.comments),
+            repeats=list(entry.repeats),
+            modelled=entry.modelled,
+        )
+    result.path = path
+    result.cache_key = key
+    return _placed(result)
 
 
 def too_large(size: int | None) -> Diagnostic:
