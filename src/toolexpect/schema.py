@@ -258,6 +258,14 @@ def _diagnostic(error: ValidationError, document: Any, locate: Locate) -> Diagno
             span,
             help=f"use one of {choices}",
         )
+    if validator == "not" and isinstance(instance, dict) and "$match" in instance:
+        return make(
+            "V200",
+            f'{where}: a "$match" list stands only as the value of an object\'s key',
+            span,
+            help='put it under the key it matches, {"city": {"$match": [...]}}; for an object '
+            'whose only key is "$match", write {"$literal": {"$match": ...}}',
+        )
     if validator == "const" and path == ("version",):
         return make(
             "V200",

@@ -11,7 +11,10 @@ Two rules, after docs/language.md (what a spec says):
 At any depth: NaN equals nothing (not even NaN), a boolean is never a number, ``null`` equals
 only ``null``, strings compare exactly, object key order is ignored and list order is kept.
 A :class:`~toolexpect.model.PartialObject` in a pattern matches any object that holds at least
-its keys, each value matching by the nested rules.
+its keys, each value matching by the nested rules. A key whose pattern is a
+:class:`~toolexpect.model.KeyMatch` (``{city ~ "^Ber", ...}``) is tested by its matchers on the
+object, as an argument's are on a call's arguments (:func:`toolexpect.matching.matchers.compile_key`);
+an object pattern without ``...`` then holds no key beyond those it names.
 
 Everything here walks values with an explicit stack: recorded logs are untrusted and a value
 nested 100,000 deep must not raise ``RecursionError``.
@@ -22,19 +25,21 @@ equivalent exactly when their keys are equal (a NaN anywhere gives a key equal t
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from toolexpect.model import PartialObject
+from toolexpect.model import KeyMatch, PartialObject, arg_to_json
 
 __all__ = [
     "compile_pattern",
     "equivalent",
     "exact_fraction",
     "is_number",
+    "key_test",
     "matches_pattern",
     "nested_key",
     "number_value",
@@ -121,22 +126,46 @@ def matches_pattern(pattern: Any, actual: Any) -> bool:
                 return False
             stack.extend(zip(expected, got, strict=True))
         elif kind is dict:
-            if not isinstance(got, dict) or len(got) != len(expected):
+            if not isinstance(got, dict):
+                return False
+            if len(got) != len(expected) and not (
+                _key_matched(expected) and all(key in expected for key in got)
+            ):
                 return False
             for key, value in expected.items():
-                if key not in got:
+                if type(value) is KeyMatch:
+                    if not key_test(value)(got):
+                        return False
+                elif key not in got:
                     return False
-                push((value, got[key]))
+                else:
+                    push((value, got[key]))
         elif kind is PartialObject:
             if not isinstance(got, dict):
                 return False
             for key, value in expected.entries.items():
-                if key not in got:
+                if type(value) is KeyMatch:
+                    if not key_test(value)(got):
+                        return False
+                elif key not in got:
                     return False
-                push((value, got[key]))
+                else:
+                    push((value, got[key]))
         else:
             return False
     return True
+
+
+def _key_matched(entries: Mapping[str, Any]) -> bool:
+    """True when some key of an object pattern is matched by matchers, not a value."""
+    return any(type(value) is KeyMatch for value in entries.values())
+
+
+def key_test(match: KeyMatch) -> Callable[[Mapping[str, Any]], bool]:
+    """The test of a key's matchers on the object that holds it (all of them must hold)."""
+    from toolexpect.matching.matchers import all_of, compile_key  # matchers builds on this module
+
+    return all_of([compile_key(m) for m in match.matchers])
 
 
 _COMPILED_DEPTH = 16
@@ -192,11 +221,17 @@ def _compile_pattern(pattern: Any, depth: int) -> Callable[[Any], bool] | None:
     if kind is dict or kind is PartialObject:
         entries = pattern.entries if kind is PartialObject else pattern
         members: list[tuple[Any, Callable[[Any], bool]]] = []
+        keyed: list[Callable[[Mapping[str, Any]], bool]] = []
         for key, value in entries.items():
+            if type(value) is KeyMatch:
+                keyed.append(key_test(value))
+                continue
             compiled = _compile_pattern(value, depth + 1)
             if compiled is None:
                 return None
             members.append((key, compiled))
+        if keyed:
+            return _keyed_mapping(tuple(members), tuple(keyed), frozenset(entries) if kind is dict else None)
         count = len(members) if kind is dict else -1
         pairs = tuple(members)
 
@@ -210,6 +245,32 @@ def _compile_pattern(pattern: Any, depth: int) -> Callable[[Any], bool] | None:
 
         return mapping
     return lambda got: False
+
+
+def _keyed_mapping(
+    pairs: tuple[tuple[Any, Callable[[Any], bool]], ...],
+    keyed: tuple[Callable[[Mapping[str, Any]], bool], ...],
+    allowed: frozenset[str] | None,
+) -> Callable[[Any], bool]:
+    """The test of an object pattern with keys' matchers: each key's value or matchers hold,
+    and (``allowed``, without ``...``) the object holds no key the pattern does not name."""
+
+    def mapping(got: Any) -> bool:
+        if not isinstance(got, dict):
+            return False
+        if allowed is not None:
+            for key in got:
+                if key not in allowed:
+                    return False
+        for key, test in pairs:
+            if key not in got or not test(got[key]):
+                return False
+        for check in keyed:  # noqa: SIM110 - faster than all()
+            if not check(got):
+                return False
+        return True
+
+    return mapping
 
 
 def strict_equal(first: Any, second: Any) -> bool:
@@ -272,6 +333,9 @@ def _encode(value: Any, *, partial: bool) -> str | None:
             push((True, "]"))
             for element in reversed(item):
                 push((False, element))
+        elif partial and kind is KeyMatch:
+            nodes = [arg_to_json(m) for m in item.matchers]
+            emit(f"m{json.dumps(nodes, sort_keys=True)};")
         elif kind is dict or (partial and kind is PartialObject):
             entries = item.entries if kind is PartialObject else item
             emit(f"{'<' if kind is PartialObject else '{'}{len(entries)}:")

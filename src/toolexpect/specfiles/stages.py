@@ -202,13 +202,38 @@ def _attach_spans(document: dict[str, Any], locate: Any) -> None:
                 _set_span(call, locate(("cases", ci, kind, i)))
                 for ai, arg in enumerate(call.get("args", ())):
                     _set_span(arg, locate(("cases", ci, kind, i, "args", ai)))
+                    _value_spans(arg, ("cases", ci, kind, i, "args", ai), locate)
         for ri, req in enumerate(case.get("require", ())):
             _set_span(req, locate(("cases", ci, "require", ri)))
             call = req.get("call")
             if isinstance(call, dict):  # a count's call
                 _set_span(call, locate(("cases", ci, "require", ri, "call")))
                 for ai, arg in enumerate(call.get("args", ())):
-                    _set_span(arg, locate(("cases", ci, "require", ri, "call", "args", ai)))
+                    here = ("cases", ci, "require", ri, "call", "args", ai)
+                    _set_span(arg, locate(here))
+                    _value_spans(arg, here, locate)
+
+
+def _value_spans(arg: dict[str, Any], path: tuple[str | int, ...], locate: Any) -> None:
+    """Give the matchers inside an argument's value (``{"$match": [...]}``) their spans."""
+    if not isinstance(arg.get("value"), dict | list):
+        return
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(arg["value"], (*path, "value"))]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, list):
+            stack.extend((item, (*where, index)) for index, item in enumerate(node))
+        elif isinstance(node, dict):
+            if "$literal" in node and len(node) == 1:
+                continue
+            for key, value in node.items():
+                if key == "$match" and len(node) == 1 and isinstance(value, list):
+                    for index, matcher in enumerate(value):
+                        if isinstance(matcher, dict):
+                            _set_span(matcher, locate((*where, key, index)))
+                            _value_spans(matcher, (*where, key, index), locate)
+                else:
+                    stack.append((value, (*where, key)))
 
 
 def _set_span(node: dict[str, Any], span: Any) -> None:
