@@ -16,10 +16,15 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from toolexpect.calls import ToolCall
-from toolexpect.matching.matchers import CompiledExpectation, arguments_of, compile_arg, compile_key
+from toolexpect.matching.matchers import (
+    CompiledExpectation,
+    arguments_of,
+    compile_arg,
+    compile_key,
+    pattern_matches,
+)
 from toolexpect.matching.pairing import Pairing
 from toolexpect.matching.results import ArgReport, Failure, NearMiss
-from toolexpect.matching.values import matches_pattern
 from toolexpect.matching.wording import (
     Wording,
     describe,
@@ -316,7 +321,7 @@ _MAX_WHY_DEPTH = 64
 def _mismatch(pattern: Any, actual: Any, path: str, depth: int) -> str | None:
     """Where and why ``actual`` does not match ``pattern`` by the nested rules (``None`` when it
     does): the first key or element that fails, named by its path from the argument."""
-    if depth > _MAX_WHY_DEPTH or matches_pattern(pattern, actual):
+    if depth > _MAX_WHY_DEPTH or pattern_matches(pattern, actual):
         return None
     kind = type(pattern)
     if kind is dict or kind is PartialObject:

@@ -23,8 +23,15 @@ from typing import Any
 import re2
 
 from toolexpect.calls import ToolCall
-from toolexpect.matching.values import compile_pattern, nested_key, number_value, pattern_key, value_key
-from toolexpect.model import ArgMatcher, Expectation, Op
+from toolexpect.matching.values import (
+    compile_pattern,
+    matches_pattern,
+    nested_key,
+    number_value,
+    pattern_key,
+    value_key,
+)
+from toolexpect.model import ArgMatcher, Expectation, KeyMatch, Op
 
 __all__ = [
     "MISSING",
@@ -40,6 +47,9 @@ __all__ = [
     "cost",
     "expectation_matches",
     "indexable",
+    "key_test",
+    "pattern_matches",
+    "pattern_test",
     "signature",
 ]
 
@@ -147,7 +157,7 @@ def _compile_eq(name: str, value: Any) -> Check:
 
         return number_eq
     # Containers and partial objects: the nested rules.
-    test = compile_pattern(value)
+    test = pattern_test(value)
 
     def pattern_eq(a: Mapping[str, Any]) -> bool:
         got = a.get(name, MISSING)
@@ -181,10 +191,25 @@ def _compile_approx(name: str, centre: Any, tolerance: Any) -> Check:
     return approx
 
 
+def key_test(match: KeyMatch) -> Check:
+    """The test of a key's matchers on the object that holds it (all of them must hold)."""
+    return all_of([compile_key(m) for m in match.matchers])
+
+
+def pattern_test(pattern: Any) -> Callable[[Any], bool]:
+    """The test of a value by a pattern (nested rules; partial objects, keys' matchers)."""
+    return compile_pattern(pattern, key_test)
+
+
+def pattern_matches(pattern: Any, actual: Any) -> bool:
+    """True when ``actual`` matches ``pattern`` (as :func:`pattern_test`, without compiling)."""
+    return matches_pattern(pattern, actual, key_test)
+
+
 def contains_test(element: Any) -> Callable[[Any], bool]:
     """The test of ``contains``: a list holding an element that matches ``element`` by the
     nested rules, or (for a string ``element``) a string holding it as a substring."""
-    test = compile_pattern(element)
+    test = pattern_test(element)
     text = element if type(element) is str else None
 
     def contains(got: Any) -> bool:
@@ -200,7 +225,7 @@ def contains_test(element: Any) -> Callable[[Any], bool]:
 
 def _compile_nested_eq(name: str, value: Any) -> Check:
     """``key: value`` inside an object: present and equal by the nested rules."""
-    test = compile_pattern(value)
+    test = pattern_test(value)
 
     def pattern_eq(a: Mapping[str, Any]) -> bool:
         got = a.get(name, MISSING)

@@ -13,8 +13,10 @@ only ``null``, strings compare exactly, object key order is ignored and list ord
 A :class:`~toolexpect.model.PartialObject` in a pattern matches any object that holds at least
 its keys, each value matching by the nested rules. A key whose pattern is a
 :class:`~toolexpect.model.KeyMatch` (``{city ~ "^Ber", ...}``) is tested by its matchers on the
-object, as an argument's are on a call's arguments (:func:`toolexpect.matching.matchers.compile_key`);
-an object pattern without ``...`` then holds no key beyond those it names.
+object, as an argument's are on a call's arguments: the caller gives the compiler of a key's
+matchers (``keys``, :func:`toolexpect.matching.matchers.key_test`), without which a
+:class:`~toolexpect.model.KeyMatch` holds for nothing. An object pattern with a key's matchers
+and without ``...`` holds no key beyond those it names.
 
 Everything here walks values with an explicit stack: recorded logs are untrusted and a value
 nested 100,000 deep must not raise ``RecursionError``.
@@ -35,11 +37,11 @@ from typing import Any
 from toolexpect.model import KeyMatch, PartialObject, arg_to_json
 
 __all__ = [
+    "KeyTest",
     "compile_pattern",
     "equivalent",
     "exact_fraction",
     "is_number",
-    "key_test",
     "matches_pattern",
     "nested_key",
     "number_value",
@@ -94,11 +96,20 @@ def _float_equal(expected: float, actual: float) -> bool:
     return expected != 0.0 or math.copysign(1.0, expected) == math.copysign(1.0, actual)
 
 
-def matches_pattern(pattern: Any, actual: Any) -> bool:
+KeyTest = Callable[[KeyMatch], Callable[[Mapping[str, Any]], bool]]
+"""Compiles a key's matchers into a test of the object that holds the key."""
+
+
+def _no_keys(match: KeyMatch) -> Callable[[Mapping[str, Any]], bool]:
+    return lambda got: False
+
+
+def matches_pattern(pattern: Any, actual: Any, keys: KeyTest = _no_keys) -> bool:
     """True when ``actual`` matches ``pattern`` by the nested (strict) rules, at any depth.
 
     ``pattern`` is a JSON value in which objects may be :class:`PartialObject`; a plain
-    object must have exactly the same keys, a partial one at least its keys.
+    object must have exactly the same keys, a partial one at least its keys. A key's
+    matchers (:class:`KeyMatch`) are tested by what ``keys`` makes of them.
     """
     stack: list[tuple[Any, Any]] = [(pattern, actual)]
     pop = stack.pop
@@ -134,7 +145,7 @@ def matches_pattern(pattern: Any, actual: Any) -> bool:
                 return False
             for key, value in expected.items():
                 if type(value) is KeyMatch:
-                    if not key_test(value)(got):
+                    if not keys(value)(got):
                         return False
                 elif key not in got:
                     return False
@@ -145,7 +156,7 @@ def matches_pattern(pattern: Any, actual: Any) -> bool:
                 return False
             for key, value in expected.entries.items():
                 if type(value) is KeyMatch:
-                    if not key_test(value)(got):
+                    if not keys(value)(got):
                         return False
                 elif key not in got:
                     return False
@@ -161,31 +172,24 @@ def _key_matched(entries: Mapping[str, Any]) -> bool:
     return any(type(value) is KeyMatch for value in entries.values())
 
 
-def key_test(match: KeyMatch) -> Callable[[Mapping[str, Any]], bool]:
-    """The test of a key's matchers on the object that holds it (all of them must hold)."""
-    from toolexpect.matching.matchers import all_of, compile_key  # matchers builds on this module
-
-    return all_of([compile_key(m) for m in match.matchers])
-
-
 _COMPILED_DEPTH = 16
 """Patterns nested deeper than this are matched by :func:`matches_pattern` itself."""
 
 
-def compile_pattern(pattern: Any) -> Callable[[Any], bool]:
-    """A predicate equal to ``lambda actual: matches_pattern(pattern, actual)``, made once.
+def compile_pattern(pattern: Any, keys: KeyTest = _no_keys) -> Callable[[Any], bool]:
+    """A predicate equal to ``lambda actual: matches_pattern(pattern, actual, keys)``, made once.
 
     The pattern's structure is turned into nested closures (no stack, no per-call dispatch
     on the pattern's types); a pattern nested deeper than a small bound falls back to
     :func:`matches_pattern`, so no call ever recurses deeply.
     """
-    compiled = _compile_pattern(pattern, 0)
+    compiled = _compile_pattern(pattern, 0, keys)
     if compiled is None:
-        return lambda actual: matches_pattern(pattern, actual)
+        return lambda actual: matches_pattern(pattern, actual, keys)
     return compiled
 
 
-def _compile_pattern(pattern: Any, depth: int) -> Callable[[Any], bool] | None:
+def _compile_pattern(pattern: Any, depth: int, keys: KeyTest) -> Callable[[Any], bool] | None:
     if depth > _COMPILED_DEPTH:
         return None
     kind = type(pattern)
@@ -202,7 +206,7 @@ def _compile_pattern(pattern: Any, depth: int) -> Callable[[Any], bool] | None:
     if kind is list or kind is tuple:
         elements: list[Callable[[Any], bool]] = []
         for element in pattern:
-            compiled = _compile_pattern(element, depth + 1)
+            compiled = _compile_pattern(element, depth + 1, keys)
             if compiled is None:
                 return None
             elements.append(compiled)
@@ -224,9 +228,9 @@ def _compile_pattern(pattern: Any, depth: int) -> Callable[[Any], bool] | None:
         keyed: list[Callable[[Mapping[str, Any]], bool]] = []
         for key, value in entries.items():
             if type(value) is KeyMatch:
-                keyed.append(key_test(value))
+                keyed.append(keys(value))
                 continue
-            compiled = _compile_pattern(value, depth + 1)
+            compiled = _compile_pattern(value, depth + 1, keys)
             if compiled is None:
                 return None
             members.append((key, compiled))

@@ -215,7 +215,7 @@ def _attach_spans(document: dict[str, Any], locate: Any) -> None:
 
 
 def _value_spans(arg: dict[str, Any], path: tuple[str | int, ...], locate: Any) -> None:
-    """Give the matchers inside an argument's value (``{"$match": [...]}``) their spans."""
+    """Give the matchers of keys inside an argument's value (``{"$match": [...]}``) their spans."""
     if not isinstance(arg.get("value"), dict | list):
         return
     stack: list[tuple[Any, tuple[str | int, ...]]] = [(arg["value"], (*path, "value"))]
@@ -223,17 +223,20 @@ def _value_spans(arg: dict[str, Any], path: tuple[str | int, ...], locate: Any) 
         node, where = stack.pop()
         if isinstance(node, list):
             stack.extend((item, (*where, index)) for index, item in enumerate(node))
-        elif isinstance(node, dict):
-            if "$literal" in node and len(node) == 1:
-                continue
-            for key, value in node.items():
-                if key == "$match" and len(node) == 1 and isinstance(value, list):
-                    for index, matcher in enumerate(value):
-                        if isinstance(matcher, dict):
-                            _set_span(matcher, locate((*where, key, index)))
-                            _value_spans(matcher, (*where, key, index), locate)
-                else:
-                    stack.append((value, (*where, key)))
+            continue
+        if not isinstance(node, dict) or (len(node) == 1 and "$literal" in node):
+            continue
+        if len(node) == 1 and isinstance(node.get("$partial"), dict):
+            node, where = node["$partial"], (*where, "$partial")
+        for key, entry in node.items():
+            here = (*where, key)
+            if isinstance(entry, dict) and len(entry) == 1 and isinstance(entry.get("$match"), list):
+                for index, matcher in enumerate(entry["$match"]):
+                    if isinstance(matcher, dict):
+                        _set_span(matcher, locate((*here, "$match", index)))
+                        _value_spans(matcher, (*here, "$match", index), locate)
+            else:
+                stack.append((entry, here))
 
 
 def _set_span(node: dict[str, Any], span: Any) -> None:
