@@ -205,3 +205,30 @@ def test_not_and_contains_stay_names_elsewhere() -> None:
     (expectation,) = result.spec.cases[0].expectations
     assert expectation.tool == "contains"
     assert expectation.args[1].value == {"contains": 2, "not": 3}
+
+
+def test_a_match_error_is_reported_beside_other_schema_errors() -> None:
+    """A ``$match`` list that breaks the schema is reported with the document's other schema
+    errors (a threshold out of range), each at its place."""
+    document = {
+        "cases": [
+            {
+                "name": "c",
+                "expect": [
+                    {"tool": "f", "args": [{"name": "x", "op": "partial", "value": {"a": {"$match": []}}}]}
+                ],
+                "require": [{"kind": "accuracy", "threshold": 2}],
+            }
+        ]
+    }
+    problems = parse_spec_source(json.dumps(document, indent=1), "json").diagnostics
+    assert sorted(p.code for p in problems) == ["V200", "V204"]
+
+
+def test_a_long_plain_value_beside_a_schema_error_gives_only_that_error() -> None:
+    """Only the threshold is wrong: that error is found and worded, and a long plain value in
+    the same spec (which the check of values outside arguments' values leaves aside) raises
+    nothing of its own."""
+    values = ", ".join(f"{{a: {i}, b: [{i}]}}" for i in range(2000))
+    problems = parse_spec_source(f"expect f(x=[{values}])\nrequire accuracy >= 2\n").diagnostics
+    assert [p.code for p in problems] == ["V204"]
