@@ -203,14 +203,22 @@ def _at(locate: Locate, path: PathKey) -> Span | None:
     return locate(path, False)
 
 
-CONDITIONS = frozenset({"<", "<=", ">", ">=", "ne", "regex"})
+CONDITIONS = frozenset({"<", "<=", ">", ">=", "ne", "regex", "contains"})
 """The matchers that are conditions: one argument may carry several, all of which must hold
 (``1 <= days <= 7``, ``x >= 1, x != 5``). Any other matcher says all there is to say about
 its argument, which it must then be the only matcher of."""
 
 
-def _empty_ranges(args: Sequence[dict[str, Any]], path: PathKey, locate: Locate) -> Iterator[Diagnostic]:
-    """The arguments whose bounds no number meets (``5 < x < 3``, ``x > 1, x <= 1``)."""
+def _empty_ranges(
+    args: Sequence[dict[str, Any]],
+    path: PathKey,
+    locate: Locate,
+    *,
+    what: str = "argument",
+    step: str = "args",
+) -> Iterator[Diagnostic]:
+    """The arguments whose bounds no number meets (``5 < x < 3``, ``x > 1, x <= 1``); ``what``
+    and ``step`` name a key's matchers inside a value instead (``key``, ``$match``)."""
     bounds: dict[str, list[tuple[int, dict[str, Any]]]] = {}
     for index, arg in enumerate(args):
         if arg["op"] in ("<", "<=", ">", ">=") and isinstance(arg.get("value"), int | float):
@@ -227,10 +235,67 @@ def _empty_ranges(args: Sequence[dict[str, Any]], path: PathKey, locate: Locate)
             yield make(
                 "L307",
                 f"no number is {'>' if low_strict else '>='} {low} and {'<' if high_strict else '<='} "
-                f'{high}: argument "{name}" can never match',
-                _at(locate, (*path, "args", last)),
-                help=f"make the lower bound at most the upper bound, as in 1 <= {name} <= 9",
+                f'{high}: {what} "{name}" can never match',
+                _at(locate, (*path, step, last)),
+                help="make the lower bound at most the upper bound, as in "
+                f"1 <= {name.rsplit('.', 1)[-1]} <= 9",
             )
+
+
+def _matched_keys(value: Any, path: PathKey, place: str) -> Iterator[tuple[str, list[Any], PathKey]]:
+    """Each key's matchers inside a value: its place (``location.city``), the ``$match`` list
+    and the list's path; an object taken literally (``$literal``) holds none."""
+    stack: list[tuple[Any, PathKey, str]] = [(value, path, place)]
+    while stack:
+        node, where, name = stack.pop()
+        if isinstance(node, list):
+            stack.extend((item, (*where, i), f"{name}[{i}]") for i, item in reversed(list(enumerate(node))))
+        elif isinstance(node, dict) and not ("$literal" in node and len(node) == 1):
+            entries, inner = node, where
+            if len(node) == 1 and isinstance(node.get("$partial"), dict):
+                entries, inner = node["$partial"], (*where, "$partial")
+            for key, entry in reversed(list(entries.items())):
+                here = (*inner, key)
+                if isinstance(entry, dict) and len(entry) == 1 and isinstance(entry.get("$match"), list):
+                    matchers = entry["$match"]
+                    yield f"{name}.{key}", matchers, (*here, "$match")
+                    for index, matcher in enumerate(matchers):
+                        if isinstance(matcher, dict) and "value" in matcher:
+                            stack.append(
+                                (matcher["value"], (*here, "$match", index, "value"), f"{name}.{key}")
+                            )
+                else:
+                    stack.append((entry, here, f"{name}.{key}"))
+
+
+def _value_checks(arg: dict[str, Any], path: PathKey, locate: Locate) -> Iterator[Diagnostic]:
+    """The matchers inside an argument's value: bounds no number meets, bad patterns, and
+    matchers of one key that cannot stand together (a JSON or YAML spec may list them)."""
+    if "value" not in arg or not isinstance(arg["value"], dict | list):
+        return
+    for place, matchers, here in _matched_keys(arg["value"], (*path, "value"), arg["name"]):
+        named = [dict(m, name=place) for m in matchers]
+        yield from _empty_ranges(named, here[:-1], locate, what="key", step="$match")
+        for index, matcher in enumerate(named):
+            spot = (*here, index)
+            if index and not (matcher["op"] in CONDITIONS and named[0]["op"] in CONDITIONS):
+                yield make(
+                    "L301",
+                    f'key "{place}" has more than one matcher, and not all are conditions',
+                    _at(locate, spot),
+                    help="only conditions (<, <=, >, >=, !=, ~, contains) may be combined on one key; "
+                    "give it one matcher otherwise",
+                )
+            if matcher["op"] == "regex":
+                reason = regex_error(matcher["pattern"])
+                if reason is not None:
+                    yield make(
+                        "L302",
+                        f'pattern {json.dumps(matcher["pattern"])} of key "{place}" is not a valid RE2 '
+                        f"regular expression: {reason}",
+                        _at(locate, spot),
+                        help=_regex_help(reason),
+                    )
 
 
 def _call_checks(call: dict[str, Any], path: PathKey, locate: Locate) -> Iterator[Diagnostic]:
@@ -240,6 +305,7 @@ def _call_checks(call: dict[str, Any], path: PathKey, locate: Locate) -> Iterato
     for index, arg in enumerate(args):
         name = arg["name"]
         here = (*path, "args", index)
+        yield from _value_checks(arg, here, locate)
         if name not in seen:
             seen[name] = index
         else:
@@ -261,7 +327,7 @@ def _call_checks(call: dict[str, Any], path: PathKey, locate: Locate) -> Iterato
                 _at(locate, here),
                 help=f"give each argument once; to allow several values write {name} in [...]"
                 + (
-                    "; only conditions (<, <=, >, >=, !=, ~) may be combined on one argument"
+                    "; only conditions (<, <=, >, >=, !=, ~, contains) may be combined on one argument"
                     if arg["op"] in CONDITIONS or earlier["op"] in CONDITIONS
                     else ""
                 ),

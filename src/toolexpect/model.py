@@ -19,6 +19,7 @@ __all__ = [
     "CountRequirement",
     "Expectation",
     "Json",
+    "KeyMatch",
     "Op",
     "PartialObject",
     "Pattern",
@@ -27,6 +28,8 @@ __all__ = [
     "count_to_json",
     "expectation_to_json",
     "from_document",
+    "holds_matchers",
+    "pattern_from_json",
     "pattern_to_json",
 ]
 
@@ -41,8 +44,20 @@ class PartialObject:
     entries: Mapping[str, Pattern]
 
 
-Pattern: TypeAlias = bool | int | float | str | list["Pattern"] | dict[str, "Pattern"] | PartialObject | None
-"""A JSON value in which some objects may be partial."""
+@dataclass(frozen=True, slots=True)
+class KeyMatch:
+    """The matchers of one key of an object pattern, in place of its value: ``city ~ "^Ber"``
+    in ``location={city ~ "^Ber", ...}``. Each is an :class:`ArgMatcher` named after the key,
+    with the forms of an argument (``1 <= limit <= 50`` is two); all of them must hold."""
+
+    matchers: tuple[ArgMatcher, ...]
+
+
+Pattern: TypeAlias = (
+    bool | int | float | str | list["Pattern"] | dict[str, "Pattern"] | PartialObject | KeyMatch | None
+)
+"""A JSON value in which some objects may be partial and some keys matched by matchers
+(a :class:`KeyMatch` stands only as the value of an object's key)."""
 
 
 class Op(StrEnum):
@@ -60,6 +75,7 @@ class Op(StrEnum):
     APPROX = "approx"
     ABSENT = "absent"
     PARTIAL = "partial"
+    CONTAINS = "contains"
 
 
 COMPARISONS = frozenset({Op.LT, Op.LE, Op.GT, Op.GE})
@@ -70,7 +86,8 @@ class ArgMatcher:
     """One argument of an expectation: its name, what it checks and where it was written.
 
     ``value`` is the literal for ``eq`` and ``ne``, the bound for comparisons, the centre for
-    ``approx`` and the pattern for ``partial``; ``values`` the choices of ``in``;
+    ``approx``, the pattern for ``partial`` and the element (or substring) for ``contains``;
+    ``values`` the choices of ``in``;
     ``pattern`` the RE2 source of ``regex``. ``optional`` is the ``name?`` form.
     """
 
@@ -183,20 +200,43 @@ def _span(node: Mapping[str, Any]) -> Span | None:
 
 
 def pattern_from_json(value: Any) -> Pattern:
-    """Turn a document value with ``{"$partial": …}`` objects into a pattern.
+    """Turn a document value with ``{"$partial": …}`` objects and ``{"$match": […]}`` entries
+    into a pattern.
 
     ``{"$literal": v}`` stands for ``v`` taken literally, for the rare object whose only
-    key is ``$partial`` or ``$literal``.
+    key is ``$partial``, ``$literal`` or ``$match``. A ``$match`` stands as the value of an
+    object's key: a list of matcher nodes (an argument's, without ``name``).
     """
     if isinstance(value, dict):
         if len(value) == 1 and "$partial" in value and isinstance(value["$partial"], dict):
-            return PartialObject({k: pattern_from_json(v) for k, v in value["$partial"].items()})
+            return PartialObject({k: _entry_from_json(k, v) for k, v in value["$partial"].items()})
         if len(value) == 1 and "$literal" in value:
             return cast(Pattern, _copy_json(value))
-        return {k: pattern_from_json(v) for k, v in value.items()}
+        return {k: _entry_from_json(k, v) for k, v in value.items()}
     if isinstance(value, list):
         return [pattern_from_json(v) for v in value]
     return cast(Pattern, _copy_json(value))
+
+
+def _entry_from_json(key: str, value: Any) -> Pattern:
+    """The pattern of an object's key: its matchers (``{"$match": […]}``) or its value."""
+    if isinstance(value, dict) and len(value) == 1 and isinstance(value.get("$match"), list):
+        return KeyMatch(tuple(_arg({**node, "name": key}) for node in value["$match"]))
+    return pattern_from_json(value)
+
+
+def holds_matchers(value: Pattern) -> bool:
+    """True when a pattern is no plain value: it holds a partial object or a key's matchers."""
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, PartialObject | KeyMatch):
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _copy_json(value: Any) -> Json:
@@ -214,9 +254,18 @@ def pattern_to_json(value: Pattern) -> Any:
     """The document value of a pattern: the inverse of :func:`pattern_from_json`."""
     if isinstance(value, PartialObject):
         return {"$partial": {k: pattern_to_json(v) for k, v in value.entries.items()}}
+    if isinstance(value, KeyMatch):
+        nodes = [arg_to_json(m) for m in value.matchers]
+        for node in nodes:
+            del node["name"]
+        return {"$match": nodes}
     if isinstance(value, dict):
         inner = {k: pattern_to_json(v) for k, v in value.items()}
-        if len(inner) == 1 and next(iter(inner)) in ("$partial", "$literal"):
+        if (
+            len(inner) == 1
+            and next(iter(inner)) in ("$partial", "$literal", "$match")
+            and not isinstance(next(iter(value.values())), KeyMatch)
+        ):
             return {"$literal": inner}
         return inner
     if isinstance(value, list):
@@ -249,11 +298,17 @@ def expectation_to_json(expectation: Expectation) -> dict[str, Any]:
     return node
 
 
+_PATTERNED = frozenset({Op.EQ, Op.PARTIAL, Op.NE, Op.CONTAINS})
+"""The matchers whose value is a pattern (it may hold partial objects and keys' matchers)."""
+
+
 def _arg(node: Mapping[str, Any]) -> ArgMatcher:
     op = Op(node["op"])
     value: Pattern = None
-    if op is Op.PARTIAL or op is Op.NE:
+    if op in _PATTERNED:
         value = pattern_from_json(node["value"])
+        if op is Op.EQ and holds_matchers(value):  # a JSON spec may write eq for a pattern
+            op = Op.PARTIAL
     elif "value" in node:
         value = cast(Pattern, _copy_json(node["value"]))
     return ArgMatcher(

@@ -75,6 +75,32 @@ def _validator() -> Draft202012Validator:
     return Draft202012Validator(schema())
 
 
+@functools.cache
+def _shallow_validator() -> Draft202012Validator:
+    """:func:`_validator` that does not look inside argument values (``$defs`` ``pattern`` and
+    ``entry`` allow anything): the document's other errors, found without walking a long
+    value node by node in Python."""
+    from jsonschema import Draft202012Validator
+
+    shallow = dict(schema())
+    shallow["$defs"] = dict(shallow["$defs"], pattern=True, entry=True)  # the cached schema stays
+    return Draft202012Validator(shallow)
+
+
+def _inside_values(document: Any) -> bool:
+    """True when an error of ``document`` lies at or inside an argument's value (a ``$match``
+    list that breaks the schema), or when the compiled validator cannot tell."""
+    try:
+        errors = list(_checker().iter_errors(document))
+    except (TypeError, ValueError, OverflowError):
+        return True
+    for error in errors:
+        path = list(error.instance_path)
+        if "value" in path:
+            return True
+    return False
+
+
 def is_valid(document: Any) -> bool:
     """True when ``document`` satisfies the published schema."""
     try:
@@ -258,6 +284,14 @@ def _diagnostic(error: ValidationError, document: Any, locate: Locate) -> Diagno
             span,
             help=f"use one of {choices}",
         )
+    if validator == "not" and isinstance(instance, dict) and "$match" in instance:
+        return make(
+            "V200",
+            f'{where}: a "$match" list stands only as the value of an object\'s key',
+            span,
+            help='put it under the key it matches, {"city": {"$match": [...]}}; for an object '
+            'whose only key is "$match", write {"$literal": {"$match": ...}}',
+        )
     if validator == "const" and path == ("version",):
         return make(
             "V200",
@@ -311,7 +345,11 @@ def validate(document: Any, locate: Locate | None = None, *, trusted_spans: bool
     where = locate or locate_in_document(document)
     if trusted_spans:
         document = without_spans(document)
-    errors: Iterable[ValidationError] = _validator().iter_errors(document)
+    errors: Iterable[ValidationError] = []
+    if not _inside_values(document):
+        errors = list(_shallow_validator().iter_errors(document))
+    if not errors:  # inside a value, or only there: the whole schema words it
+        errors = _validator().iter_errors(document)
     seen: set[tuple[PathKey, str]] = set()
     result: list[tuple[tuple[int, int], Diagnostic]] = []
     for error in sorted(errors, key=relevance):

@@ -57,9 +57,24 @@ def test_case_files_cover_every_form() -> None:
         '"question"',
         '"forbid"',
         '"implicit": true',
+        '"$match"',
     ):
         assert needle in text, needle
-    for op in ("eq", "ne", "any", "in", "regex", "<", "<=", ">", ">=", "approx", "absent", "partial"):
+    for op in (
+        "eq",
+        "ne",
+        "any",
+        "in",
+        "regex",
+        "<",
+        "<=",
+        ">",
+        ">=",
+        "approx",
+        "absent",
+        "partial",
+        "contains",
+    ):
         assert f'"op": "{op}"' in text, op
 
 

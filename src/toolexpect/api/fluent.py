@@ -26,6 +26,7 @@ from typing import Any, SupportsIndex, cast
 from toolexpect.api import Evaluation, ToolCallAssertionError, calls_from
 from toolexpect.api.recording import Recording, record, to_json, tool_name
 from toolexpect.calls import ToolCall
+from toolexpect.diagnostics import Severity
 from toolexpect.matching import RunResult, compile_case, evaluate
 from toolexpect.model import ArgMatcher, Case, CountRequirement, Expectation, Op, Pattern
 from toolexpect.report.explain import explain_run
@@ -79,10 +80,10 @@ def _parameters(tool: object) -> list[str] | None:
 class _Expected:
     tool: str
     parameters: list[str] | None
-    args: dict[str, ArgMatcher] = field(default_factory=dict)
+    args: dict[str, tuple[ArgMatcher, ...]] = field(default_factory=dict)
 
     def expectation(self) -> Expectation:
-        return Expectation(self.tool, tuple(self.args.values()))
+        return Expectation(self.tool, tuple(m for matchers in self.args.values() for m in matchers))
 
 
 class Given:
@@ -131,7 +132,39 @@ class Given:
             known = ", ".join(current.parameters) or "none"
             raise ValueError(f"{current.tool} has no parameter {name!r}; its parameters: {known}")
         plain = to_json(value, strict=True, argument=name)
-        current.args[name] = ArgMatcher(name, Op.EQ, value=cast(Pattern, plain))
+        current.args[name] = (ArgMatcher(name, Op.EQ, value=cast(Pattern, plain)),)
+        return self
+
+    def with_argument_matching(self, matcher: str) -> Given:
+        """The last expected call must carry an argument matching ``matcher``, written as in a
+        spec: ``'location={city ~ "^Ber", ...}'``, ``'to contains "ops@example.com"'``,
+        ``"1 <= days <= 7"``. It replaces what an earlier ``with_argument`` said of that argument;
+        a matcher that does not parse is a ``ValueError`` with the spec's diagnostic."""
+        if not self._expected:
+            raise TypeError("with_argument_matching() needs an expected_tool_call() before it")
+        if not isinstance(matcher, str):
+            raise TypeError(
+                f"with_argument_matching() takes a matcher as a str; got {type(matcher).__name__}"
+            )
+        from toolexpect.specfiles.stages import parse_spec_source  # loads the parser: only here
+
+        parsed = parse_spec_source(f"expect t({matcher}\n)")
+        problem = next((d for d in parsed.diagnostics if d.severity is Severity.ERROR), None)
+        case = parsed.spec.cases[0] if parsed.spec is not None and len(parsed.spec.cases) == 1 else None
+        # Exactly one expectation and nothing else: the text cannot close the call and go on.
+        alone = case is not None and len(case.expectations) == 1 and not (case.forbids or case.counts)
+        if problem is not None or case is None or not alone:
+            why = f": {problem.message}" if problem is not None else ""
+            raise ValueError(f"{matcher!r} is not one argument matcher{why}")
+        matchers = case.expectations[0].args
+        if len({m.name for m in matchers}) != 1:
+            raise ValueError(f"{matcher!r} is not one argument matcher: it names {len(matchers)} arguments")
+        current = self._expected[-1]
+        name = matchers[0].name
+        if current.parameters is not None and name not in current.parameters:
+            known = ", ".join(current.parameters) or "none"
+            raise ValueError(f"{current.tool} has no parameter {name!r}; its parameters: {known}")
+        current.args[name] = tuple(replace(m, span=None) for m in matchers)
         return self
 
     def with_arguments(self, arguments: Mapping[str, Any]) -> Given:

@@ -21,6 +21,7 @@ from toolexpect.language.context import problem as _problem
 from toolexpect.language.context import repeat as _repeat
 from toolexpect.language.pieces import (
     REST,
+    Entry,
     Items,
     Members,
     Value,
@@ -95,6 +96,53 @@ def _add(case: dict[str, Any], statement: _Statement) -> None:
         case["require"].append(statement.payload)
 
 
+_MARKS = ("$partial", "$literal", "$match")
+"""The keys that mark an object of the document; an object whose only key is one is wrapped
+as ``{"$literal": …}``, so that it means itself."""
+
+
+def _matched_key(members: Members) -> bool:
+    """True when the one key of an object holds matchers, not a value (``{"$match" ~ "x"}``)."""
+    ((key, value),) = members.values.items()
+    return key in members.nested and type(value) is dict and type(value.get("$match")) is list
+
+
+def _pattern_of(token: Token) -> str:
+    """The text of a regular expression's STRING token; a bad escape gets the pattern's help."""
+    try:
+        return decode_string(token)
+    except Problem as bad:
+        _problem(token.start_pos or 0, replace(bad.diagnostic, help=_PATTERN_HELP))
+        return ""
+
+
+def _choices_only(values: Value) -> None:
+    """Note a ``...`` or a matcher inside the list of ``in``, which takes whole values only.
+
+    A ``...`` or a matcher that a repeated key drops counts too (lint reports the repeat
+    besides); noted after any problem inside the list, as the list is read first.
+    """
+    if not (values.dotted or values.matched):
+        return
+    opening, closing = values.start, values.end
+    span = Span(opening.line or 1, opening.column or 1, closing.end_line or 1, closing.end_column or 1)
+    if values.dotted:
+        found = make(
+            "P100",
+            '"..." can only stand in a value after "="',
+            span,
+            help="list whole values after in, or match a partial object with =",
+        )
+    else:
+        found = make(
+            "P100",
+            'a matcher inside a value can only stand after "=", "!=" or "contains"',
+            span,
+            help='list whole values after in; match the key with "=" instead: x={key ~ "..."}',
+        )
+    _problem(closing.start_pos or 0, found)
+
+
 class _Run(NamedTuple):
     """The children of a rule that lark inlines into its parent (``_sep``, repetitions)."""
 
@@ -159,7 +207,7 @@ class ToDocument(Transformer[Token, list[Any]]):
         folded = children[1] if len(children) > 2 else None
         if folded is None:
             return Value([], False, children[0], children[-1], False)
-        return Value(folded.values, folded.partial, children[0], children[-1], folded.dotted)
+        return Value(folded.values, folded.partial, children[0], children[-1], folded.dotted, folded.matched)
 
     def members_first(self, children: builtins.list[Any]) -> Members:
         members = Members()
@@ -176,18 +224,98 @@ class ToDocument(Transformer[Token, list[Any]]):
         if folded is None:
             return Value({}, False, children[0], children[-1], False)
         result = folded.values
+        start, end, matched = children[0], children[-1], folded.matched
         if folded.rest:
-            return Value({"$partial": result}, True, children[0], children[-1], True)
-        if len(result) == 1 and next(iter(result)) in ("$partial", "$literal"):
-            return Value({"$literal": result}, folded.partial, children[0], children[-1], folded.dotted)
-        return Value(result, folded.partial, children[0], children[-1], folded.dotted)
+            return Value({"$partial": result}, True, start, end, True, matched)
+        if len(result) == 1 and next(iter(result)) in _MARKS and _matched_key(folded):
+            if next(iter(result)) != "$match":  # {"$partial" ~ "x"}: the document cannot say it
+                _problem(
+                    end.start_pos or 0,
+                    make(
+                        "P100",
+                        f"the only key of an object cannot be {next(iter(result))} with matchers",
+                        Span(start.line or 1, start.column or 1, end.end_line or 1, end.end_column or 1),
+                        help='add "..." or another key to the object',
+                    ),
+                )
+        elif len(result) == 1 and next(iter(result)) in _MARKS:
+            return Value({"$literal": result}, folded.partial, start, end, folded.dotted, matched)
+        return Value(result, folded.partial, start, end, folded.dotted, matched)
 
-    def pair(self, children: builtins.list[Any]) -> tuple[str, Any, Token]:
-        key = children[0]
-        return (string_of(key) if key.type == "STRING" else str(key), children[2], key)
+    def keyname(self, children: builtins.list[Token]) -> builtins.list[Token]:
+        return children
+
+    def pair(self, children: builtins.list[Any]) -> tuple[str, Any, Token] | Entry:
+        keyname, _, value = children
+        if type(keyname) is not builtins.list:  # the key "not", written bare
+            return ("not", value, keyname)
+        key = keyname[0]
+        if len(keyname) > 1:  # `key?: value`: absent, or present and equal
+            partial = type(value) is Value and value.partial
+            node = {"op": "partial" if partial else "eq", "value": value_of(value)}
+            return self._entry(keyname, node, value)
+        return (string_of(key) if key.type == "STRING" else str(key), value, key)
 
     def rest(self, _children: builtins.list[Token]) -> builtins.object:
         return REST
+
+    # -- matchers inside values: the forms of an argument, on a key ------------------------
+    @staticmethod
+    def _entry(keyname: builtins.list[Token], node: dict[str, Any], last: Any) -> Entry:
+        """A matcher entry of one node; ``keyname`` is the key and its ``?``."""
+        key = keyname[0]
+        if len(keyname) > 1:
+            node["optional"] = True
+        node["span"] = span_between(key, last)
+        dotted = type(last) is Value and last.dotted
+        return Entry(string_of(key) if key.type == "STRING" else str(key), [node], key, dotted)
+
+    def entry_any(self, children: builtins.list[Any]) -> Entry:
+        return self._entry(children[0], {"op": "any"}, children[-1])
+
+    def entry_in(self, children: builtins.list[Any]) -> Entry:
+        keyname, _, values = children
+        _choices_only(values)
+        return self._entry(keyname, {"op": "in", "values": values.value}, values)
+
+    def entry_regex(self, children: builtins.list[Any]) -> Entry:
+        keyname, _, pattern = children
+        return self._entry(keyname, {"op": "regex", "pattern": _pattern_of(pattern)}, pattern)
+
+    def entry_cmp(self, children: builtins.list[Any]) -> Entry:
+        keyname, operator, number = children
+        return self._entry(keyname, {"op": str(operator), "value": number_of(number)}, number)
+
+    def entry_ne(self, children: builtins.list[Any]) -> Entry:
+        keyname, _, value = children
+        return self._entry(keyname, {"op": "ne", "value": value_of(value)}, value)
+
+    def entry_contains(self, children: builtins.list[Any]) -> Entry:
+        keyname, _, value = children
+        return self._entry(keyname, {"op": "contains", "value": value_of(value)}, value)
+
+    def entry_approx(self, children: builtins.list[Any]) -> Entry:
+        keyname, _, centre, _, tolerance = children
+        node = {"op": "approx", "value": number_of(centre), "tolerance": number_of(tolerance)}
+        return self._entry(keyname, node, tolerance)
+
+    def entry_range(self, children: builtins.list[Any]) -> Entry:
+        low, low_op, keyname, high_op, high = children
+        key = keyname[0]
+        span = span_between(low, high)
+        nodes: builtins.list[dict[str, Any]] = []
+        for op, bound in ((">=" if low_op.type == "LE" else ">", low), (str(high_op), high)):
+            node: dict[str, Any] = {"op": op, "value": number_of(bound)}
+            if len(keyname) > 1:
+                node["optional"] = True
+            node["span"] = dict(span)
+            nodes.append(node)
+        return Entry(string_of(key) if key.type == "STRING" else str(key), nodes, key, False)
+
+    def entry_absent(self, children: builtins.list[Token]) -> Entry:
+        word, key = children
+        name = string_of(key) if key.type == "STRING" else str(key)
+        return Entry(name, [{"op": "absent", "span": span_between(word, key)}], key, False)
 
     # -- calls and arguments -----------------------------------------------------------
     def argname(self, children: builtins.list[Token]) -> builtins.list[Token]:
@@ -242,35 +370,21 @@ class ToDocument(Transformer[Token, list[Any]]):
     def arg_in(self, children: builtins.list[Any]) -> dict[str, Any]:
         argname, _, values = children
         node = self._named(argname, "in")
-        if values.dotted:  # a "..." that a repeated key drops too: lint reports the repeat besides
-            # Reported after any problem inside the list, as the list is read first.
-            opening, closing = values.start, values.end
-            _problem(
-                closing.start_pos or 0,
-                make(
-                    "P100",
-                    '"..." can only stand in a value after "="',
-                    Span(
-                        opening.line or 1,
-                        opening.column or 1,
-                        closing.end_line or 1,
-                        closing.end_column or 1,
-                    ),
-                    help="list whole values after in, or match a partial object with =",
-                ),
-            )
+        _choices_only(values)
         node["values"] = values.value
         return self._close(node, argname, values)
 
     def arg_regex(self, children: builtins.list[Any]) -> dict[str, Any]:
         argname, _, pattern = children
         node = self._named(argname, "regex")
-        try:
-            node["pattern"] = decode_string(pattern)
-        except Problem as bad:
-            _problem(pattern.start_pos or 0, replace(bad.diagnostic, help=_PATTERN_HELP))
-            node["pattern"] = ""
+        node["pattern"] = _pattern_of(pattern)
         return self._close(node, argname, pattern)
+
+    def arg_contains(self, children: builtins.list[Any]) -> dict[str, Any]:
+        argname, _, value = children
+        node = self._named(argname, "contains")
+        node["value"] = value_of(value)
+        return self._close(node, argname, value)
 
     def arg_ne(self, children: builtins.list[Any]) -> dict[str, Any]:
         argname, _, value = children

@@ -28,6 +28,7 @@ __all__ = [
     "write_call",
     "write_count",
     "write_group",
+    "write_member",
     "write_name",
     "write_number",
     "write_pattern",
@@ -91,7 +92,7 @@ def write_pattern(pattern: str) -> str:
 
 
 def format_value(value: Any) -> str:
-    """Write a document value (``$partial`` and ``$literal`` objects included) as the language."""
+    """Write a document value (``$partial``, ``$literal`` and ``$match`` included) as the language."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -104,12 +105,21 @@ def format_value(value: Any) -> str:
         return "[" + ", ".join(format_value(v) for v in value) + "]"
     if isinstance(value, dict):
         if len(value) == 1 and "$partial" in value and isinstance(value["$partial"], dict):
-            members = [f"{write_string(k)}: {format_value(v)}" for k, v in value["$partial"].items()]
+            members = [write_member(k, v) for k, v in value["$partial"].items()]
             return "{" + ", ".join([*members, "..."]) + "}"
         if len(value) == 1 and "$literal" in value and isinstance(value["$literal"], dict):
-            value = value["$literal"]
-        return "{" + ", ".join(f"{write_string(k)}: {format_value(v)}" for k, v in value.items()) + "}"
+            pairs = (f"{write_string(k)}: {format_value(v)}" for k, v in value["$literal"].items())
+            return "{" + ", ".join(pairs) + "}"
+        return "{" + ", ".join(write_member(k, v) for k, v in value.items()) + "}"
     raise TypeError(f"not a JSON value: {value!r}")
+
+
+def write_member(key: str, value: Any) -> str:
+    """One key of an object: ``"key": value``, or its matchers (``"city" ~ "^Ber"``)."""
+    if isinstance(value, dict) and len(value) == 1 and isinstance(value.get("$match"), list):
+        matchers = [{"name": key, **node} for node in value["$match"]]
+        return ", ".join(write_group(group, entry=True) for group in argument_groups(matchers))
+    return f"{write_string(key)}: {format_value(value)}"
 
 
 def write_name(name: str, *, argument: bool = False) -> str:
@@ -147,24 +157,33 @@ def argument_groups(args: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     return groups
 
 
-def write_group(group: list[dict[str, Any]]) -> str:
-    """One argument as written: a matcher, or a range of two (see :func:`argument_groups`)."""
+def write_group(group: list[dict[str, Any]], *, entry: bool = False) -> str:
+    """One argument as written: a matcher, or a range of two (see :func:`argument_groups`).
+
+    ``entry``: a matcher of a key inside an object, named as keys are (a quoted string) and
+    written ``"key": any``, ``"key"?: value``, ``"key": 20 +- 1`` where an argument has ``=``.
+    """
+    first = group[0]
+    name = write_string(first["name"]) if entry else write_name(first["name"], argument=True)
     if len(group) == 2:
         low, high = group
-        name = write_name(low["name"], argument=True) + ("?" if low.get("optional") else "")
+        name += "?" if low.get("optional") else ""
         return (
             f"{write_number(low['value'])} {_LOWER[low['op']]} {name} "
             f"{high['op']} {write_number(high['value'])}"
         )
-    arg = group[0]
+    arg = first
     op = arg["op"]
     if op == "absent":
-        return "not " + write_name(arg["name"])
-    name = write_name(arg["name"], argument=True) + ("?" if arg.get("optional") else "")
+        return "not " + (name if entry else write_name(arg["name"]))
+    name += "?" if arg.get("optional") else ""
+    equal = ": " if entry else "="
     if op in ("eq", "partial"):
-        return f"{name}={format_value(arg['value'])}"
+        return f"{name}{equal}{format_value(arg['value'])}"
     if op == "any":
-        return f"{name}=any"
+        return f"{name}{equal}any"
+    if op == "contains":
+        return f"{name} {literal('CONTAINS')} {format_value(arg['value'])}"
     if op == "ne":
         return f"{name} != {format_value(arg['value'])}"
     if op == "in":
@@ -172,7 +191,7 @@ def write_group(group: list[dict[str, Any]]) -> str:
     if op == "regex":
         return f"{name} ~ {write_pattern(arg['pattern'])}"
     if op == "approx":
-        return f"{name}={write_number(arg['value'])} +- {write_number(arg['tolerance'])}"
+        return f"{name}{equal}{write_number(arg['value'])} +- {write_number(arg['tolerance'])}"
     return f"{name} {op} {write_number(arg['value'])}"
 
 

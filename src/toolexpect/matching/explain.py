@@ -12,10 +12,17 @@ from __future__ import annotations
 import difflib
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from toolexpect.calls import ToolCall
-from toolexpect.matching.matchers import CompiledExpectation, arguments_of
+from toolexpect.matching.matchers import (
+    CompiledExpectation,
+    arguments_of,
+    compile_arg,
+    compile_key,
+    pattern_matches,
+)
 from toolexpect.matching.pairing import Pairing
 from toolexpect.matching.results import ArgReport, Failure, NearMiss
 from toolexpect.matching.wording import (
@@ -26,7 +33,7 @@ from toolexpect.matching.wording import (
     unread_arguments,
     wording,
 )
-from toolexpect.model import ArgMatcher, Case, CountRequirement
+from toolexpect.model import ArgMatcher, Case, CountRequirement, KeyMatch, Op, PartialObject, holds_matchers
 
 __all__ = [
     "MAX_CLOSEST",
@@ -300,9 +307,99 @@ def _arg_report(
         message = f"{matcher.name}: unknown, the call's arguments could not be read"
     elif not present:
         message = f"{matcher.name}: missing"
+    elif matcher.op is Op.CONTAINS or (holds_matchers(matcher.value) and matcher.op is not Op.NE):
+        # Say which nested key failed and why: location.city: "Paris" does not match ~ "^Ber".
+        found = _key_mismatch(matcher, arguments, matcher.name, compile_arg(matcher), 0)
+        message = found or f"{matcher.name}: expected {expected}, got {got}"
     else:
         message = f"{matcher.name}: expected {expected}, got {got}"
     return ArgReport(matcher.name, holds, expected, got, message)
+
+
+_MAX_WHY_DEPTH = 64
+"""How deep an explanation follows a pattern into a value (a spec's values nest at most 64)."""
+
+
+def _mismatch(pattern: Any, actual: Any, path: str, depth: int) -> str | None:
+    """Where and why ``actual`` does not match ``pattern`` by the nested rules (``None`` when it
+    does): the first key or element that fails, named by its path from the argument."""
+    if depth > _MAX_WHY_DEPTH or pattern_matches(pattern, actual):
+        return None
+    kind = type(pattern)
+    if kind is dict or kind is PartialObject:
+        entries = pattern.entries if kind is PartialObject else pattern
+        if not isinstance(actual, dict):
+            return f"{path}: expected an object, got {render_value(actual)}"
+        if kind is dict:
+            for key in actual:
+                if key not in entries:
+                    return f"{path}.{key}: not expected (the object has no ...)"
+        for key, value in entries.items():
+            here = f"{path}.{key}"
+            if type(value) is KeyMatch:
+                for matcher in value.matchers:
+                    found = _key_mismatch(matcher, actual, here, compile_key(matcher), depth + 1)
+                    if found is not None:
+                        return found
+            elif key not in actual:
+                return f"{here}: missing"
+            else:
+                found = _mismatch(value, actual[key], here, depth + 1)
+                if found is not None:
+                    return found
+        return None
+    if kind is list and isinstance(actual, list) and len(actual) == len(pattern):
+        for index, (element, item) in enumerate(zip(pattern, actual, strict=True)):
+            found = _mismatch(element, item, f"{path}[{index}]", depth + 1)
+            if found is not None:
+                return found
+        return None
+    return f"{path}: expected {render_value(pattern)}, got {render_value(actual)}"
+
+
+def _key_mismatch(
+    matcher: ArgMatcher, arguments: Mapping[str, Any], path: str, test: Callable[[Any], bool], depth: int
+) -> str | None:
+    """Why ``matcher`` fails on the object (or arguments) that holds its key, ``None`` when it
+    holds; ``path`` names the key, ``test`` is the matcher's own test."""
+    if test(arguments):
+        return None
+    op = matcher.op
+    name = matcher.name
+    if op is Op.ABSENT:
+        return f"{path}: expected absent, got {render_value(arguments[name])}"
+    if name not in arguments:
+        return f"{path}: missing"
+    got = arguments[name]
+    shown = render_value(got)
+    wanted = describe(replace(matcher, optional=False))  # present: what the rest asks
+    if op is Op.EQ or op is Op.PARTIAL:
+        return _mismatch(matcher.value, got, path, depth) or f"{path}: expected {wanted}, got {shown}"
+    if op is Op.REGEX:
+        pattern = wanted.removeprefix("a match for ")
+        if type(got) is not str:
+            return f"{path}: {shown} is not a string, so it does not match {pattern}"
+        return f"{path}: {shown} does not match {pattern}"
+    if op in (Op.LT, Op.LE, Op.GT, Op.GE, Op.APPROX):
+        if isinstance(got, bool) or not isinstance(got, int | float):
+            return f"{path}: {shown} is not a number"
+        if op is Op.APPROX:
+            return f"{path}: {shown} is not within {wanted}"
+        return f"{path}: {shown} is not {wanted}"
+    if op is Op.CONTAINS:
+        element = render_value(matcher.value)
+        if isinstance(got, list):
+            return f"{path}: {shown} holds no element matching {element}"
+        if isinstance(got, str) and isinstance(matcher.value, str):
+            return f"{path}: {shown} does not contain {element}"
+        if isinstance(got, str):
+            return f"{path}: {shown} is a string, in which only a string is looked for, not {element}"
+        return f"{path}: {shown} is neither a list nor a string holding {element}"
+    if op is Op.IN:
+        return f"{path}: {shown} is not {wanted}"
+    if op is Op.NE:
+        return f"{path}: {shown} is the value it must not be"
+    return f"{path}: expected {wanted}, got {shown}"
 
 
 def _unexpected(

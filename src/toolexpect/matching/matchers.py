@@ -1,7 +1,10 @@
 """Argument matchers as predicates: each ``ArgMatcher`` of the model becomes one test.
 
 A test (a :data:`Check`) takes a call's arguments and says whether the matcher holds,
-as docs/language.md's table of argument matchers says. Regular expressions (RE2) are
+as docs/language.md's table of argument matchers says. The same forms match a key inside an
+object value (:func:`compile_key`, the object standing for the arguments), where a value is
+compared by the nested rules (``=``, ``!=``, ``in``, ``contains``) and a comparison or
+tolerance by numeric value, as at the top level. Regular expressions (RE2) are
 compiled once per pattern. An expectation becomes a :class:`CompiledExpectation`: a test
 per matcher and one for them all, cheap matchers first.
 """
@@ -20,8 +23,15 @@ from typing import Any
 import re2
 
 from toolexpect.calls import ToolCall
-from toolexpect.matching.values import compile_pattern, number_value, pattern_key, value_key
-from toolexpect.model import ArgMatcher, Expectation, Op
+from toolexpect.matching.values import (
+    compile_pattern,
+    matches_pattern,
+    nested_key,
+    number_value,
+    pattern_key,
+    value_key,
+)
+from toolexpect.model import ArgMatcher, Expectation, KeyMatch, Op
 
 __all__ = [
     "MISSING",
@@ -32,9 +42,14 @@ __all__ = [
     "arg_matches",
     "arguments_of",
     "compile_arg",
+    "compile_key",
+    "contains_test",
     "cost",
     "expectation_matches",
     "indexable",
+    "key_test",
+    "pattern_matches",
+    "pattern_test",
     "signature",
 ]
 
@@ -127,6 +142,7 @@ _COST: dict[Op, int] = {
     Op.IN: 3,
     Op.APPROX: 3,
     Op.PARTIAL: 4,
+    Op.CONTAINS: 4,
     Op.REGEX: 5,
 }
 """Rough cost of each test: an expectation tests cheap matchers first and stops at a miss."""
@@ -156,7 +172,7 @@ def _compile_eq(name: str, value: Any) -> Check:
 
         return number_eq
     # Containers and partial objects: the nested rules.
-    test = compile_pattern(value)
+    test = pattern_test(value)
 
     def pattern_eq(a: Mapping[str, Any]) -> bool:
         got = a.get(name, MISSING)
@@ -190,22 +206,75 @@ def _compile_approx(name: str, centre: Any, tolerance: Any) -> Check:
     return approx
 
 
-def _compile_present(matcher: ArgMatcher) -> Check:
-    """The matcher's test, for a call where the argument must be present (``?`` aside)."""
+def key_test(match: KeyMatch) -> Check:
+    """The test of a key's matchers on the object that holds it (all of them must hold)."""
+    return all_of([compile_key(m) for m in match.matchers])
+
+
+def pattern_test(pattern: Any) -> Callable[[Any], bool]:
+    """The test of a value by a pattern (nested rules; partial objects, keys' matchers)."""
+    return compile_pattern(pattern, key_test)
+
+
+def pattern_matches(pattern: Any, actual: Any) -> bool:
+    """True when ``actual`` matches ``pattern`` (as :func:`pattern_test`, without compiling)."""
+    return matches_pattern(pattern, actual, key_test)
+
+
+def contains_test(element: Any) -> Callable[[Any], bool]:
+    """The test of ``contains``: a list holding an element that matches ``element`` by the
+    nested rules, or (for a string ``element``) a string holding it as a substring."""
+    test = pattern_test(element)
+    text = element if type(element) is str else None
+
+    def contains(got: Any) -> bool:
+        if isinstance(got, list | tuple):
+            for item in got:  # noqa: SIM110 - faster than any()
+                if test(item):
+                    return True
+            return False
+        return text is not None and type(got) is str and text in got
+
+    return contains
+
+
+def _compile_nested_eq(name: str, value: Any) -> Check:
+    """``key: value`` inside an object: present and equal by the nested rules."""
+    test = pattern_test(value)
+
+    def pattern_eq(a: Mapping[str, Any]) -> bool:
+        got = a.get(name, MISSING)
+        return got is not MISSING and test(got)
+
+    return pattern_eq
+
+
+def _compile_present(matcher: ArgMatcher, nested: bool = False) -> Check:
+    """The matcher's test, for a call where the argument must be present (``?`` aside);
+    ``nested``: of a key inside an object, whose values compare by the nested rules."""
     name = matcher.name
     op = matcher.op
     if op is Op.EQ or op is Op.PARTIAL:
-        return _compile_eq(name, matcher.value)
+        return _compile_nested_eq(name, matcher.value) if nested else _compile_eq(name, matcher.value)
     if op is Op.NE:
-        equal = _compile_eq(name, matcher.value)
+        equal = _compile_nested_eq(name, matcher.value) if nested else _compile_eq(name, matcher.value)
         return lambda a: name in a and not equal(a)
     if op is Op.ANY:
         return lambda a: name in a
     if op is Op.ABSENT:
         return lambda a: name not in a
     if op is Op.IN:
-        keys = frozenset(value_key(v) for v in matcher.values)
-        return lambda a: name in a and value_key(a[name]) in keys
+        key_of = nested_key if nested else value_key
+        keys = frozenset(key_of(v) for v in matcher.values)
+        return lambda a: name in a and key_of(a[name]) in keys
+    if op is Op.CONTAINS:
+        contains = contains_test(matcher.value)
+
+        def holds(a: Mapping[str, Any]) -> bool:
+            got = a.get(name, MISSING)
+            return got is not MISSING and contains(got)
+
+        return holds
     if op is Op.REGEX:
         regex = _regex(matcher.pattern)
         if regex is None:
@@ -230,15 +299,22 @@ def _compile_present(matcher: ArgMatcher) -> Check:
     return compare_number
 
 
-def compile_arg(matcher: ArgMatcher) -> Check:
-    """The full test of one matcher, ``optional`` included."""
+def compile_arg(matcher: ArgMatcher, *, nested: bool = False) -> Check:
+    """The full test of one matcher, ``optional`` included (``nested``: see :func:`compile_key`)."""
     if matcher.optional:
         if matcher.op is Op.ABSENT:
             return _always
         name = matcher.name
-        present = _compile_present(matcher)
+        present = _compile_present(matcher, nested)
         return lambda a: name not in a or present(a)
-    return _compile_present(matcher)
+    return _compile_present(matcher, nested)
+
+
+def compile_key(matcher: ArgMatcher) -> Check:
+    """The test of a matcher of a key inside an object value, on the object that holds it:
+    ``=``, ``!=``, ``in`` and ``contains`` compare values by the nested rules (type included),
+    comparisons and tolerances numbers by value, as at the top level."""
+    return compile_arg(matcher, nested=True)
 
 
 def all_of(checks: Sequence[Check]) -> Check:

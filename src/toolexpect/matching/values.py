@@ -11,7 +11,12 @@ Two rules, after docs/language.md (what a spec says):
 At any depth: NaN equals nothing (not even NaN), a boolean is never a number, ``null`` equals
 only ``null``, strings compare exactly, object key order is ignored and list order is kept.
 A :class:`~toolexpect.model.PartialObject` in a pattern matches any object that holds at least
-its keys, each value matching by the nested rules.
+its keys, each value matching by the nested rules. A key whose pattern is a
+:class:`~toolexpect.model.KeyMatch` (``{city ~ "^Ber", ...}``) is tested by its matchers on the
+object, as an argument's are on a call's arguments: the caller gives the compiler of a key's
+matchers (``keys``, :func:`toolexpect.matching.matchers.key_test`), without which a
+:class:`~toolexpect.model.KeyMatch` holds for nothing. An object pattern with a key's matchers
+and without ``...`` holds no key beyond those it names.
 
 Everything here walks values with an explicit stack: recorded logs are untrusted and a value
 nested 100,000 deep must not raise ``RecursionError``.
@@ -22,15 +27,17 @@ equivalent exactly when their keys are equal (a NaN anywhere gives a key equal t
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from toolexpect.model import PartialObject
+from toolexpect.model import KeyMatch, PartialObject, arg_to_json
 
 __all__ = [
+    "KeyTest",
     "compile_pattern",
     "equivalent",
     "exact_fraction",
@@ -89,11 +96,20 @@ def _float_equal(expected: float, actual: float) -> bool:
     return expected != 0.0 or math.copysign(1.0, expected) == math.copysign(1.0, actual)
 
 
-def matches_pattern(pattern: Any, actual: Any) -> bool:
+KeyTest = Callable[[KeyMatch], Callable[[Mapping[str, Any]], bool]]
+"""Compiles a key's matchers into a test of the object that holds the key."""
+
+
+def _no_keys(match: KeyMatch) -> Callable[[Mapping[str, Any]], bool]:
+    return lambda got: False
+
+
+def matches_pattern(pattern: Any, actual: Any, keys: KeyTest = _no_keys) -> bool:
     """True when ``actual`` matches ``pattern`` by the nested (strict) rules, at any depth.
 
     ``pattern`` is a JSON value in which objects may be :class:`PartialObject`; a plain
-    object must have exactly the same keys, a partial one at least its keys.
+    object must have exactly the same keys, a partial one at least its keys. A key's
+    matchers (:class:`KeyMatch`) are tested by what ``keys`` makes of them.
     """
     stack: list[tuple[Any, Any]] = [(pattern, actual)]
     pop = stack.pop
@@ -121,42 +137,59 @@ def matches_pattern(pattern: Any, actual: Any) -> bool:
                 return False
             stack.extend(zip(expected, got, strict=True))
         elif kind is dict:
-            if not isinstance(got, dict) or len(got) != len(expected):
+            if not isinstance(got, dict):
+                return False
+            if len(got) != len(expected) and not (
+                _key_matched(expected) and all(key in expected for key in got)
+            ):
                 return False
             for key, value in expected.items():
-                if key not in got:
+                if type(value) is KeyMatch:
+                    if not keys(value)(got):
+                        return False
+                elif key not in got:
                     return False
-                push((value, got[key]))
+                else:
+                    push((value, got[key]))
         elif kind is PartialObject:
             if not isinstance(got, dict):
                 return False
             for key, value in expected.entries.items():
-                if key not in got:
+                if type(value) is KeyMatch:
+                    if not keys(value)(got):
+                        return False
+                elif key not in got:
                     return False
-                push((value, got[key]))
+                else:
+                    push((value, got[key]))
         else:
             return False
     return True
+
+
+def _key_matched(entries: Mapping[str, Any]) -> bool:
+    """True when some key of an object pattern is matched by matchers, not a value."""
+    return any(type(value) is KeyMatch for value in entries.values())
 
 
 _COMPILED_DEPTH = 16
 """Patterns nested deeper than this are matched by :func:`matches_pattern` itself."""
 
 
-def compile_pattern(pattern: Any) -> Callable[[Any], bool]:
-    """A predicate equal to ``lambda actual: matches_pattern(pattern, actual)``, made once.
+def compile_pattern(pattern: Any, keys: KeyTest = _no_keys) -> Callable[[Any], bool]:
+    """A predicate equal to ``lambda actual: matches_pattern(pattern, actual, keys)``, made once.
 
     The pattern's structure is turned into nested closures (no stack, no per-call dispatch
     on the pattern's types); a pattern nested deeper than a small bound falls back to
     :func:`matches_pattern`, so no call ever recurses deeply.
     """
-    compiled = _compile_pattern(pattern, 0)
+    compiled = _compile_pattern(pattern, 0, keys)
     if compiled is None:
-        return lambda actual: matches_pattern(pattern, actual)
+        return lambda actual: matches_pattern(pattern, actual, keys)
     return compiled
 
 
-def _compile_pattern(pattern: Any, depth: int) -> Callable[[Any], bool] | None:
+def _compile_pattern(pattern: Any, depth: int, keys: KeyTest) -> Callable[[Any], bool] | None:
     if depth > _COMPILED_DEPTH:
         return None
     kind = type(pattern)
@@ -173,7 +206,7 @@ def _compile_pattern(pattern: Any, depth: int) -> Callable[[Any], bool] | None:
     if kind is list or kind is tuple:
         elements: list[Callable[[Any], bool]] = []
         for element in pattern:
-            compiled = _compile_pattern(element, depth + 1)
+            compiled = _compile_pattern(element, depth + 1, keys)
             if compiled is None:
                 return None
             elements.append(compiled)
@@ -192,11 +225,17 @@ def _compile_pattern(pattern: Any, depth: int) -> Callable[[Any], bool] | None:
     if kind is dict or kind is PartialObject:
         entries = pattern.entries if kind is PartialObject else pattern
         members: list[tuple[Any, Callable[[Any], bool]]] = []
+        keyed: list[Callable[[Mapping[str, Any]], bool]] = []
         for key, value in entries.items():
-            compiled = _compile_pattern(value, depth + 1)
+            if type(value) is KeyMatch:
+                keyed.append(keys(value))
+                continue
+            compiled = _compile_pattern(value, depth + 1, keys)
             if compiled is None:
                 return None
             members.append((key, compiled))
+        if keyed:
+            return _keyed_mapping(tuple(members), tuple(keyed), frozenset(entries) if kind is dict else None)
         count = len(members) if kind is dict else -1
         pairs = tuple(members)
 
@@ -210,6 +249,32 @@ def _compile_pattern(pattern: Any, depth: int) -> Callable[[Any], bool] | None:
 
         return mapping
     return lambda got: False
+
+
+def _keyed_mapping(
+    pairs: tuple[tuple[Any, Callable[[Any], bool]], ...],
+    keyed: tuple[Callable[[Mapping[str, Any]], bool], ...],
+    allowed: frozenset[str] | None,
+) -> Callable[[Any], bool]:
+    """The test of an object pattern with keys' matchers: each key's value or matchers hold,
+    and (``allowed``, without ``...``) the object holds no key the pattern does not name."""
+
+    def mapping(got: Any) -> bool:
+        if not isinstance(got, dict):
+            return False
+        if allowed is not None:
+            for key in got:
+                if key not in allowed:
+                    return False
+        for key, test in pairs:
+            if key not in got or not test(got[key]):
+                return False
+        for check in keyed:  # noqa: SIM110 - faster than all()
+            if not check(got):
+                return False
+        return True
+
+    return mapping
 
 
 def strict_equal(first: Any, second: Any) -> bool:
@@ -272,6 +337,9 @@ def _encode(value: Any, *, partial: bool) -> str | None:
             push((True, "]"))
             for element in reversed(item):
                 push((False, element))
+        elif partial and kind is KeyMatch:
+            nodes = [arg_to_json(m) for m in item.matchers]
+            emit(f"m{json.dumps(nodes, sort_keys=True)};")
         elif kind is dict or (partial and kind is PartialObject):
             entries = item.entries if kind is PartialObject else item
             emit(f"{'<' if kind is PartialObject else '{'}{len(entries)}:")

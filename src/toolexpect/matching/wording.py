@@ -13,7 +13,15 @@ from typing import Any, NamedTuple
 
 from toolexpect.calls import ToolCall
 from toolexpect.matching.matchers import CompiledExpectation
-from toolexpect.model import ArgMatcher, Expectation, Op, PartialObject, expectation_to_json
+from toolexpect.model import (
+    ArgMatcher,
+    Expectation,
+    KeyMatch,
+    Op,
+    PartialObject,
+    expectation_to_json,
+    pattern_to_json,
+)
 
 __all__ = ["Wording", "describe", "render_value", "source_call", "unread_arguments", "wording"]
 
@@ -59,8 +67,12 @@ def render_value(value: Any, limit: int = 60) -> str:
                 stack.append((True, ", ..." if entries else "..."))
             keys = list(entries)
             for position, key in enumerate(reversed(keys)):
-                stack.append((False, entries[key]))
-                stack.append((True, _json_string(str(key)) + ": "))
+                entry = entries[key]
+                if isinstance(entry, KeyMatch):
+                    stack.append((True, _key_matchers(str(key), entry)))
+                else:
+                    stack.append((False, entries[key]))
+                    stack.append((True, _json_string(str(key)) + ": "))
                 if position < len(keys) - 1:
                     stack.append((True, ", "))
         else:
@@ -69,6 +81,13 @@ def render_value(value: Any, limit: int = 60) -> str:
         size += len(text)
     result = "".join(out)
     return result if len(result) <= limit else result[:limit] + "…"
+
+
+def _key_matchers(key: str, match: KeyMatch) -> str:
+    """A key's matchers as ``format`` writes them inside an object: ``"city" ~ "^Ber"``."""
+    from toolexpect.language.write import write_member  # loads the grammar: only to explain
+
+    return write_member(key, pattern_to_json(match))
 
 
 def describe(matcher: ArgMatcher) -> str:
@@ -90,6 +109,8 @@ def describe(matcher: ArgMatcher) -> str:
         text = f"{render_value(matcher.value)} +- {render_value(matcher.tolerance)}"
     elif op is Op.ABSENT:
         text = "absent"
+    elif op is Op.CONTAINS:
+        text = "contains " + render_value(matcher.value)
     else:
         text = f"{op.value} {render_value(matcher.value)}"
     if matcher.optional and op is not Op.ABSENT:

@@ -78,7 +78,10 @@ def _near_miss(miss: NearMiss, calls: Sequence[ToolCall] | None, case: Case) -> 
         if report.holds:
             continue
         got = "missing" if report.got is None else report.got
-        lines.append(f"        {report.name}: expected {report.expected}, got {got}")
+        plain = f"{report.name}: expected {report.expected}, got {got}"
+        # A value with matchers inside, or contains, says which key failed and why.
+        nested = report.got is not None and report.message != plain
+        lines.append(f"        {report.message if nested else plain}")
     return lines
 
 

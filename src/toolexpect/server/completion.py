@@ -24,7 +24,7 @@ from toolexpect.server.context import Place, place_at
 from toolexpect.server.positions import Positions
 from toolexpect.server.toolinfo import parameters, signature
 
-__all__ = ["MATCHERS", "complete"]
+__all__ = ["ENTRY_MATCHERS", "MATCHERS", "complete"]
 
 MATCHERS: tuple[tuple[str, str, str], ...] = (
     ("=", "=", "is present and equivalent to the value"),
@@ -37,9 +37,27 @@ MATCHERS: tuple[tuple[str, str, str], ...] = (
     ("<", "< ", "is a number (not a boolean) less than this"),
     ("!=", "!= ", "is present and not equivalent to the value"),
     ("= N +- T", "=", "is a number within the tolerance T of N"),
+    ("contains", "contains ", "is a list holding an element equivalent to the value, or a string holding it"),
     ("?", "?", "optional: absent, or present and matching the rest of the form"),
 )
 """Argument matchers offered after an argument's name: label, text inserted, what it matches."""
+
+ENTRY_MATCHERS: tuple[tuple[str, str, str], ...] = (
+    (": value", ": ", "is present and equal to the value (nested rule: type included)"),
+    (": any", ": any", "is present, with any value (null included)"),
+    ("in [...]", "in [", "is present and equal to one of the listed values (nested rule)"),
+    ('~ "regex"', '~ "', "is a string in which the RE2 pattern finds a match"),
+    (">=", ">= ", "is a number (not a boolean) at least this"),
+    (">", "> ", "is a number (not a boolean) greater than this"),
+    ("<=", "<= ", "is a number (not a boolean) at most this"),
+    ("<", "< ", "is a number (not a boolean) less than this"),
+    ("!=", "!= ", "is present and not equal to the value"),
+    (": N +- T", ": ", "is a number within the tolerance T of N"),
+    ("contains", "contains ", "is a list holding an element equal to the value, or a string holding it"),
+    ("?", "?", "optional: absent, or present and matching the rest of the form"),
+)
+"""Matchers offered after a key inside an object value (``location={city ``): label, text
+inserted, what the key's value must be."""
 
 _Kind = types.CompletionItemKind
 _Item = Callable[..., types.CompletionItem]
@@ -90,6 +108,11 @@ def complete(
         return [
             item(label, _Kind.Operator, insert, "matcher", f"Matches when the argument {what}.")
             for label, insert, what in MATCHERS
+        ]
+    if place.where == "entry":
+        return [
+            item(label, _Kind.Operator, insert, "matcher", f"Matches when the key `{place.argument}` {what}.")
+            for label, insert, what in ENTRY_MATCHERS
         ]
     if place.where == "value":
         return _values(place, catalogue, item)

@@ -20,7 +20,7 @@ from toolexpect.language.grammar import literal, terminal_regexp
 
 __all__ = ["Place", "place_at"]
 
-Where = Literal["statement", "after-require", "tool", "argument", "matcher", "value", "nowhere"]
+Where = Literal["statement", "after-require", "tool", "argument", "matcher", "value", "entry", "nowhere"]
 
 # The characters a name may hold after its first one, to find the part of a name already typed
 # (a NAME of the grammar may not end with `-`, `.`, `:` or `/`; one being typed may).
@@ -36,7 +36,7 @@ class Place:
     tool: str | None = None
     """The tool of the call whose arguments the cursor is in."""
     argument: str | None = None
-    """The argument whose matcher or value is being written."""
+    """The argument whose matcher or value is being written (``entry``: the key of an object)."""
     given: frozenset[str] = frozenset()
     """The arguments written in that call (the one being written included)."""
     in_case: bool = False
@@ -56,6 +56,8 @@ def _tokens() -> re.Pattern[str]:
 class _Frame:
     kind: Literal["call", "case", "value"]
     tool: str | None = None
+    brace: bool = False
+    """A value frame opened by ``{``: an object, whose entries may be matchers."""
     given: set[str] = field(default_factory=set)
     words: list[str] = field(default_factory=list)
     """Tokens of the current statement (case) or argument (call)."""
@@ -98,7 +100,7 @@ def place_at(text: str, offset: int) -> Place:
                 frame.words.clear()
                 stack.append(_Frame("case"))
             else:
-                stack.append(_Frame("value"))
+                stack.append(_Frame("value", tool=frame.tool, brace=value == "{"))
             continue
         if kind == "other" and value in ")]}":
             if len(stack) > 1:
@@ -109,7 +111,7 @@ def place_at(text: str, offset: int) -> Place:
         if kind == "other" and value == ";" and frame.kind == "case":
             frame.words.clear()
             continue
-        if kind == "other" and value == "," and frame.kind == "call":
+        if kind == "other" and value == "," and frame.kind in ("call", "value"):
             frame.words.clear()
             continue
         if kind == "other" and value in "\"'":
@@ -122,6 +124,9 @@ def place_at(text: str, offset: int) -> Place:
     frame = stack[-1]
     in_case = len([f for f in stack if f.kind == "case"]) > 1
     if frame.kind == "value":
+        words = frame.words
+        if frame.brace and len(words) in (1, 2) and words[-1] in ("?", words[0]) and words[0] != "not":
+            return Place("entry", prefix, tool=frame.tool, argument=words[0])  # after a key
         return Place("nowhere", prefix)
     words = frame.words
     if frame.kind == "call":

@@ -1,6 +1,8 @@
 """Hover on a tool or an argument of a call: the catalogue's description and JSON Schema of it;
 on a count requirement (``require at most 3 calls of search``): what it counts and when a run
-fails it; on an ``allow`` statement: what it lets pass; with or without a catalogue.
+fails it; on an ``allow`` statement: what it lets pass; on a matcher inside a value
+(``location={city ~ "^Ber", ...}``): what the key must hold. The last three with or without a
+catalogue.
 
 The call under the cursor is found by the spans of the parsed document; when the text does not
 parse, by the place the completion scan finds (:mod:`toolexpect.server.context`) and the word
@@ -17,7 +19,7 @@ from lsprotocol import types
 from toolexpect.catalogue import Tool
 from toolexpect.document import without_spans
 from toolexpect.language.grammar import literal
-from toolexpect.language.write import write_call, write_count
+from toolexpect.language.write import write_call, write_count, write_member
 from toolexpect.server.analysis import Analysis
 from toolexpect.server.context import place_at
 from toolexpect.server.positions import Positions
@@ -34,7 +36,8 @@ def hover(analysis: Analysis, position: types.Position, positions: Positions) ->
     none of them."""
     offset = positions.offset(position)
     document = analysis.loaded.document
-    text = _catalogue_text(analysis, offset, positions)
+    nested = _nested_at(document, positions.span_position(offset)) if document is not None else None
+    text = _nested_text(*nested) if nested is not None else _catalogue_text(analysis, offset, positions)
     if text is None and document is not None:
         count = _count_at(document, positions.span_position(offset))
         text = _count_text(count) if count is not None else None
@@ -83,6 +86,80 @@ def _from_document(document: dict[str, Any], place: tuple[int, int]) -> tuple[st
                     return call["tool"], arg["name"]
             return call["tool"], None
     return None
+
+
+def _calls(document: dict[str, Any]) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for case in document["cases"]:
+        counted = [req["call"] for req in case.get("require", ()) if req["kind"] == "count" and "call" in req]
+        found.extend((*case.get("expect", ()), *case.get("forbid", ()), *counted))
+    return found
+
+
+def _nested_at(document: dict[str, Any], place: tuple[int, int]) -> tuple[str, str, list[Any]] | None:
+    """The matchers of a key inside a value under the cursor: the argument, the path to the key
+    (``location.city``) and its ``$match`` list."""
+    for call in _calls(document):
+        for arg in call.get("args", ()):
+            if not _inside(arg.get("span"), place) or not isinstance(arg.get("value"), dict | list):
+                continue
+            stack: list[tuple[Any, str]] = [(arg["value"], arg["name"])]
+            while stack:
+                node, path = stack.pop()
+                if isinstance(node, list):
+                    stack.extend((item, f"{path}[{i}]") for i, item in enumerate(node))
+                    continue
+                if not isinstance(node, dict) or (len(node) == 1 and "$literal" in node):
+                    continue
+                entries = (
+                    node["$partial"] if len(node) == 1 and isinstance(node.get("$partial"), dict) else node
+                )
+                for key, entry in entries.items():
+                    if isinstance(entry, dict) and len(entry) == 1 and isinstance(entry.get("$match"), list):
+                        matchers = entry["$match"]
+                        if any(_inside(m.get("span"), place) for m in matchers if isinstance(m, dict)):
+                            return arg["name"], f"{path}.{key}", matchers
+                        stack.extend(
+                            (m.get("value"), f"{path}.{key}") for m in matchers if isinstance(m, dict)
+                        )
+                    else:
+                        stack.append((entry, f"{path}.{key}"))
+    return None
+
+
+_HOLDS = {
+    "eq": "is present and equal to the value, by the nested rule (type included: 5 is not 5.0)",
+    "partial": "is present and matches the pattern, by the nested rule",
+    "any": "is present, with any value (null included)",
+    "in": "is present and equal to one of the listed values, by the nested rule",
+    "regex": "is a string in which the RE2 pattern finds a match",
+    "<": "is a number (not a boolean) less than the bound",
+    "<=": "is a number (not a boolean) at most the bound",
+    ">": "is a number (not a boolean) greater than the bound",
+    ">=": "is a number (not a boolean) at least the bound",
+    "ne": "is present and not equal to the value, by the nested rule",
+    "approx": "is a number within the tolerance",
+    "absent": "is absent",
+    "contains": "is a list holding an element equal to the value (nested rule), or a string holding it",
+}
+"""What each matcher of a key inside a value asks of the key."""
+
+
+def _nested_text(argument: str, path: str, matchers: list[Any]) -> str:
+    """What the matchers of one key inside a value ask of it, and when a call fails them."""
+    key = path.rsplit(".", 1)[-1]
+    clean = [{k: v for k, v in m.items() if k != "span"} for m in matchers]
+    written = write_member(key, {"$match": clean})
+    asks = "; and it ".join(dict.fromkeys(_HOLDS.get(m["op"], m["op"]) for m in clean))
+    if any(m.get("optional") for m in clean):
+        asks = "is absent, or it " + asks.replace("is present and ", "is ")
+    where = path.rsplit(".", 1)[0]
+    return (
+        f"```\n{written}\n```\n\nA matcher inside the value of `{argument}`: the key `{key}` of "
+        f"`{where}` {asks}. "
+        "A call whose value fails it does not match; comparisons and tolerances compare numbers "
+        "by value, as at the top level."
+    )
 
 
 def _count_at(document: dict[str, Any], place: tuple[int, int]) -> dict[str, Any] | None:

@@ -18,7 +18,7 @@ from toolexpect.language.strings import MAX_INT_DIGITS
 __all__ = ["as_document_value", "unwritable_name", "unwritable_value"]
 
 _INT_BOUND = 10**MAX_INT_DIGITS
-_WRAPPED = ("$partial", "$literal")
+_WRAPPED = ("$partial", "$literal", "$match")
 
 
 def _text_problem(text: str) -> str | None:
@@ -74,7 +74,8 @@ def unwritable_value(value: Any, *, depth: int = 0) -> str | None:
 
 def as_document_value(value: Any) -> Any:
     """A recorded value as the canonical document holds it: an object whose only key is
-    ``$partial`` or ``$literal`` is wrapped in ``{"$literal": ...}``, so that it means itself.
+    ``$partial``, ``$literal`` or ``$match`` is wrapped in ``{"$literal": ...}``, so that it means
+    itself.
 
     Call only on a value :func:`unwritable_value` accepts (it nests at most 64 levels).
     """

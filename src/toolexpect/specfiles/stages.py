@@ -207,13 +207,41 @@ def _attach_spans(document: dict[str, Any], locate: Any) -> None:
                 _set_span(call, locate(("cases", ci, kind, i)))
                 for ai, arg in enumerate(call.get("args", ())):
                     _set_span(arg, locate(("cases", ci, kind, i, "args", ai)))
+                    _value_spans(arg, ("cases", ci, kind, i, "args", ai), locate)
         for ri, req in enumerate(case.get("require", ())):
             _set_span(req, locate(("cases", ci, "require", ri)))
             call = req.get("call")
             if isinstance(call, dict):  # a count's call
                 _set_span(call, locate(("cases", ci, "require", ri, "call")))
                 for ai, arg in enumerate(call.get("args", ())):
-                    _set_span(arg, locate(("cases", ci, "require", ri, "call", "args", ai)))
+                    here = ("cases", ci, "require", ri, "call", "args", ai)
+                    _set_span(arg, locate(here))
+                    _value_spans(arg, here, locate)
+
+
+def _value_spans(arg: dict[str, Any], path: tuple[str | int, ...], locate: Any) -> None:
+    """Give the matchers of keys inside an argument's value (``{"$match": [...]}``) their spans."""
+    if not isinstance(arg.get("value"), dict | list):
+        return
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(arg["value"], (*path, "value"))]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, list):
+            stack.extend((item, (*where, index)) for index, item in enumerate(node))
+            continue
+        if not isinstance(node, dict) or (len(node) == 1 and "$literal" in node):
+            continue
+        if len(node) == 1 and isinstance(node.get("$partial"), dict):
+            node, where = node["$partial"], (*where, "$partial")
+        for key, entry in node.items():
+            here = (*where, key)
+            if isinstance(entry, dict) and len(entry) == 1 and isinstance(entry.get("$match"), list):
+                for index, matcher in enumerate(entry["$match"]):
+                    if isinstance(matcher, dict):
+                        _set_span(matcher, locate((*here, "$match", index)))
+                        _value_spans(matcher, (*here, "$match", index), locate)
+            else:
+                stack.append((entry, here))
 
 
 def _set_span(node: dict[str, Any], span: Any) -> None:

@@ -5,13 +5,24 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from referencing.exceptions import Unresolvable
 
 from toolexpect.catalogue import Catalogue
 from toolexpect.diagnostics import Diagnostic, Span, make
-from toolexpect.model import COMPARISONS, ArgMatcher, Expectation, Op, PartialObject, Pattern, Spec
+from toolexpect.model import (
+    COMPARISONS,
+    ArgMatcher,
+    Expectation,
+    KeyMatch,
+    Op,
+    PartialObject,
+    Pattern,
+    Spec,
+    holds_matchers,
+)
 from toolexpect.toolcheck.satisfy import range_problem, show, unmatched_strings
 from toolexpect.toolcheck.schemas import (
     MAX_DEPTH,
@@ -119,8 +130,12 @@ def _check_expectation(
         yield from _check_matcher(arg, tool.name, target, schemas_for_tool)
 
 
-def _check_matcher(arg: ArgMatcher, tool: str, node: Node, schemas: ToolSchema) -> Iterator[Diagnostic]:
-    where = f"argument {arg.name!r} of {tool!r}"
+def _check_matcher(
+    arg: ArgMatcher, tool: str, node: Node, schemas: ToolSchema, where: str | None = None
+) -> Iterator[Diagnostic]:
+    """What can never hold of one matcher against the subschema at ``node``; ``where`` names a
+    key inside a value (``key 'city' of argument 'location' of 'get_weather'``)."""
+    where = where or f"argument {arg.name!r} of {tool!r}"
     try:
         types = types_of(schemas, node)
         resolved = schemas.deref(node)
@@ -131,9 +146,11 @@ def _check_matcher(arg: ArgMatcher, tool: str, node: Node, schemas: ToolSchema) 
     if op in (Op.ANY, Op.ABSENT):
         return
     if op is Op.EQ:
-        yield from _check_pattern(arg.value, node, where, span, schemas)
+        yield from _check_pattern(arg.value, node, where, span, schemas, tool)
     elif op is Op.NE:
-        yield from _check_pattern(arg.value, node, where, span, schemas, negated=True)
+        yield from _check_pattern(arg.value, node, where, span, schemas, tool, negated=True)
+    elif op is Op.CONTAINS:
+        yield from _check_contains(arg, node, where, schemas, tool, types)
     elif op is Op.IN:
         for value in arg.values:
             errors = schemas.errors(value, node)
@@ -190,7 +207,50 @@ def _check_matcher(arg: ArgMatcher, tool: str, node: Node, schemas: ToolSchema) 
                     help="change the bound to one inside the parameter's range",
                 )
     elif op is Op.PARTIAL:
-        yield from _check_pattern(arg.value, node, where, span, schemas)
+        yield from _check_pattern(arg.value, node, where, span, schemas, tool)
+
+
+def _check_contains(
+    arg: ArgMatcher, node: Node, where: str, schemas: ToolSchema, tool: str, types: frozenset[str]
+) -> Iterator[Diagnostic]:
+    """``contains`` on a parameter that is neither an array nor a string, a substring that is
+    no string, or an element the array's items never are."""
+    span = arg.span
+    if not types & {"array", "string"}:
+        yield make(
+            "T503",
+            f"`contains` matches only lists and strings, but {where} takes {describe_types(types)}",
+            span,
+            help="compare the whole value with `=`, or match a key of an object with "
+            f'{arg.name}={{key ~ "..."}}',
+        )
+        return
+    if "array" not in types:
+        if not isinstance(arg.value, str):
+            yield make(
+                "T503",
+                f"`contains` looks for a string in {where}, which takes strings, but"
+                f" {_show_pattern(arg.value)} is no string",
+                span,
+                help='write the text to look for as a string: contains "..."',
+            )
+        return
+    resolved = schemas.deref(node)
+    schema = resolved.schema if isinstance(resolved.schema, dict) else {}
+    if isinstance(schema.get("items"), dict):
+        item = child_of(resolved, "items")
+        if item.schema is not True:
+            found = list(_check_pattern(arg.value, item, f"an item of {where}", span, schemas, tool))
+            if found and "string" in types and isinstance(arg.value, str):
+                return  # a string parameter may hold it as a substring
+            yield from found
+
+
+def _show_pattern(pattern: Pattern) -> str:
+    """A pattern as the reports show it (partial objects and keys' matchers included)."""
+    from toolexpect.matching.wording import render_value
+
+    return render_value(pattern)
 
 
 def _some(values: list[str], most: int = 5) -> str:
@@ -200,31 +260,23 @@ def _some(values: list[str], most: int = 5) -> str:
     return f"{shown}, … ({rest} more)" if rest > 0 else shown
 
 
-def _has_partial(pattern: Pattern) -> bool:
-    if isinstance(pattern, PartialObject):
-        return True
-    if isinstance(pattern, dict):
-        return any(_has_partial(v) for v in pattern.values())
-    if isinstance(pattern, list):
-        return any(_has_partial(v) for v in pattern)
-    return False
-
-
 def _check_pattern(
     pattern: Pattern,
     node: Node,
     where: str,
     span: Span | None,
     schemas: ToolSchema,
+    tool: str,
     *,
     negated: bool = False,
 ) -> Iterator[Diagnostic]:
-    """Check a literal (which may hold partial objects) against the subschema at ``node``.
+    """Check a literal (which may hold partial objects and keys' matchers) against the
+    subschema at ``node``; a key's matchers are checked as an argument's are.
 
     ``negated`` is the value of a ``!=``: one the schema rejects makes the condition hold for
     every valid call, which is as much a mistake as an ``=`` that can never hold.
     """
-    if not _has_partial(pattern):
+    if not holds_matchers(pattern):
         errors = schemas.errors(pattern, node)
         if errors and negated:
             yield make(
@@ -256,16 +308,25 @@ def _check_pattern(
         props, extra, is_open = properties_of(schemas, _object_branch(schemas, node))
         for key, value in entries.items():
             target = lookup(props, extra, is_open, key)
+            matched = value.matchers if isinstance(value, KeyMatch) else ()
             if target is None:
+                if matched and all(m.op is Op.ABSENT for m in matched):
+                    continue  # `not key` of an undeclared key checks it was not hallucinated
                 yield make(
                     "T501",
                     f"{where} has no key {key!r} in its object schema",
-                    span,
+                    (matched[0].span if matched else None) or span,
                     help=unknown_help(key, declared(props)),
                 )
-            elif target.schema is not True:
+            elif target.schema is True:
+                continue
+            elif matched:
+                for matcher in matched:
+                    placed = matcher if matcher.span is not None else replace(matcher, span=span)
+                    yield from _check_matcher(placed, tool, target, schemas, f"key {key!r} of {where}")
+            else:
                 yield from _check_pattern(
-                    value, target, f"key {key!r} of {where}", span, schemas, negated=negated
+                    value, target, f"key {key!r} of {where}", span, schemas, tool, negated=negated
                 )
     elif isinstance(pattern, list):
         if "array" not in types:
@@ -289,7 +350,7 @@ def _check_pattern(
             if item_node.schema is True:
                 continue
             yield from _check_pattern(
-                item, item_node, f"item {index} of {where}", span, schemas, negated=negated
+                item, item_node, f"item {index} of {where}", span, schemas, tool, negated=negated
             )
 
 
