@@ -223,3 +223,26 @@ def test_the_index_finds_every_call_an_expectation_matches(
     assert result.matched == total
     for e, c in result.pairs:
         assert expectation_matches(expectations[e], calls[c])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([[1], [1.0], [2], {"k": 1}, {"k": 1.0}, [], {}, [[1]]]), min_size=9, max_size=30
+    ),
+    st.lists(st.sampled_from([[1], [1.0], [2], {"k": 1}, {"k": True}, [], {}, [[1]], "s", 1]), max_size=30),
+)
+def test_crowded_groups_are_found_by_their_lists_and_objects(wanted: list[Any], recorded: list[Any]) -> None:
+    """Many groups that want the same scalars and differ in a list or an object (filed under
+    those too) are paired as matching each expectation against every call by hand pairs them:
+    nested values strictly, type included."""
+    expectations = [
+        Expectation("a", (ArgMatcher("x", Op.EQ, value="s"), ArgMatcher("y", Op.EQ, value=value), *extra))
+        for number, value in enumerate(wanted)
+        for extra in [(ArgMatcher(f"n{number % 10}", Op.ABSENT),)]
+    ]
+    calls = [ToolCall("a", {"x": "s", "y": value}) for value in recorded]
+    result = tool_call_accuracy(expectations, calls)
+    assert result.matched == _greedy_augmenting_reference(expectations, calls)
+    for e, c in result.pairs:
+        assert expectation_matches(expectations[e], calls[c])

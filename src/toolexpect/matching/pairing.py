@@ -8,8 +8,9 @@ prepares a case's expectations once; :meth:`Plan.pair` pairs one run:
 2. The run's calls are bucketed by tool name; a tool's groups only ever see its bucket.
 3. Each group's *candidates* are the calls of its bucket that satisfy it, in call order.
    They are found through an equality index made once per case: each group that compares
-   arguments to plain values (``x="Berlin"``, ``n=5``, ``tags=["a"]``) is filed under the
-   names of all those arguments and the value keys it wants there, together. A call looks up
+   arguments to scalars (``x="Berlin"``, ``n=5``) is filed under the names of all those
+   arguments and the value keys it wants there, together (and under its lists and objects too,
+   ``tags=["a"]``, where many groups want the same scalars). A call looks up
    its values of each filed set of names in that set's table; only the groups found there,
    which want exactly those values, test their other matchers (so a call meets few groups
    however many expectations share one of its values). A group without such a matcher that
@@ -104,27 +105,35 @@ class Pairing(NamedTuple):
     by_tool: dict[str, list[int]]
 
 
-def _keyable(value: Any) -> bool:
-    """An expected value a table key can stand for: a JSON value without NaN or a pattern
-    (a partial object) anywhere in it."""
+_CROWDED = 8
+"""How many of a tool's groups may want the same scalar values before they are filed under
+their lists and objects too (see :func:`_tool_groups`)."""
+
+
+def _keyable(value: Any, containers: bool) -> bool:
+    """An expected value a table key can stand for: a scalar of a JSON type, not NaN; with
+    ``containers``, also a list or an object holding only such values (no pattern inside)."""
     kind = type(value)
     if kind in _SCALARS:
         return bool(value == value)
+    if not containers:
+        return False
     if kind is list or kind is tuple:
-        return all(_keyable(item) for item in value)
+        return all(_keyable(item, True) for item in value)
     if kind is dict:
-        return all(_keyable(item) for item in value.values())
+        return all(_keyable(item, True) for item in value.values())
     return False
 
 
-def _group(compiled: CompiledExpectation, members: tuple[int, ...]) -> Group:
-    """The group of ``compiled``'s expectations, indexed by all its equalities on plain values
-    (an argument compared twice is tested the second time)."""
+def _group(compiled: CompiledExpectation, members: tuple[int, ...], containers: bool = False) -> Group:
+    """The group of ``compiled``'s expectations, indexed by all its equalities on scalars (and,
+    with ``containers``, on lists and objects); an argument compared twice is tested the second
+    time."""
     names: list[str] = []
     key: list[Hashable] = []
     residual: list[tuple[ArgMatcher, Check]] = []
     for matcher, check in zip(compiled.expectation.args, compiled.arg_checks, strict=True):
-        if indexable(matcher) and _keyable(matcher.value) and matcher.name not in names:
+        if indexable(matcher) and _keyable(matcher.value, containers) and matcher.name not in names:
             names.append(matcher.name)
             key.append(value_key(matcher.value))
         else:
@@ -146,8 +155,22 @@ def _group(compiled: CompiledExpectation, members: tuple[int, ...]) -> Group:
 
 
 def _tool_groups(found: Mapping[Hashable, tuple[CompiledExpectation, list[int]]]) -> list[Group]:
-    """The groups of one tool's expectations (each kind once, with its members)."""
-    return [_group(first, tuple(indices)) for first, indices in found.values()]
+    """The groups of one tool's expectations (each kind once, with its members).
+
+    Each group is filed under its equalities on scalars. Where more than :data:`_CROWDED`
+    groups want the same scalars (they differ in lists or objects), those groups are filed
+    under their lists and objects too, so that a call meets few of them; elsewhere a call's
+    lists and objects are not encoded to be looked up, which would cost more than testing the
+    few groups found.
+    """
+    groups = [_group(first, tuple(indices)) for first, indices in found.values()]
+    crowd: dict[tuple[tuple[str, ...], tuple[Hashable, ...]], int] = {}
+    for group in groups:
+        crowd[group.key_names, group.key] = crowd.get((group.key_names, group.key), 0) + 1
+    return [
+        _group(first, group.members, True) if crowd[group.key_names, group.key] > _CROWDED else group
+        for group, (first, _) in zip(groups, found.values(), strict=True)
+    ]
 
 
 def _tool_plan(groups: Sequence[Group], first: int, universal: tuple[int, ...]) -> ToolPlan:
