@@ -509,7 +509,8 @@ def test_a_conversation_logged_across_rotated_files_is_one_run_as_in_one_process
     client: Client, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Each file is a partition of its own; the records of a conversation spread over three
-    files are joined on the cluster as one process joins them, and -v says so."""
+    files are grouped by run key on the cluster and joined as one process joins them, and -v
+    says how many records were held and grouped."""
     spec = tmp_path / "weather.expect"
     spec.write_text(WEATHER, encoding="utf-8")
     records = (PAIRING / "conversations.jsonl").read_text(encoding="utf-8").splitlines()
@@ -526,4 +527,4 @@ def test_a_conversation_logged_across_rotated_files_is_one_run_as_in_one_process
     assert "3 passed" in _cli(capsys, *argv)[1]
     code, _, err = _cli(capsys, *argv, "--dask", client.scheduler.address, "-v")
     assert code == 0
-    assert "3 logs read again for runs across logs" in err and "logs read again 0." in err
+    assert "9 held records grouped by run key" in err and "group held records 0." in err
