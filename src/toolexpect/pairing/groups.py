@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from toolexpect.calls import RecordedSample, SampleFacts, ToolCall
 from toolexpect.diagnostics import Diagnostic
@@ -43,6 +43,8 @@ from toolexpect.logs._base import repeated
 from toolexpect.pairing.runs import Place, Runs
 
 __all__ = ["Held", "Token", "group_keys", "join_group", "links", "token"]
+
+T = TypeVar("T")
 
 Token = tuple[Literal["u", "o", "k"], int | str]
 """What makes records one run (see module): a kind and a digest or key."""
@@ -104,10 +106,27 @@ def _held(
     facts: tuple[Any, ...] | None,
     error: str | None,
 ) -> Held:
-    """A :class:`Held` from its pickle (see ``Held.__reduce__``)."""
-    made = tuple(ToolCall(*call) for call in calls)
-    told = None if facts is None else SampleFacts(*facts)
-    return Held(stage, log, order, key, RecordedSample(sample_id, made, path, line, told, error))
+    """A :class:`Held` from its pickle (see ``Held.__reduce__``): its fields set as they were
+    pickled, without checking them again (they were checked when first read)."""
+    made = tuple(_rebuilt(ToolCall, _CALL, call) for call in calls)
+    told = None if facts is None else _rebuilt(SampleFacts, _FACTS, facts)
+    sample = _rebuilt(RecordedSample, _SAMPLE, (sample_id, made, path, line, told, error))
+    return _rebuilt(Held, _HELD, (stage, log, order, key, sample))
+
+
+_CALL = ("name", "arguments", "id", "kind", "raw_arguments", "valid_json", "path", "line")
+_FACTS = ("question", "key", "history", "names", "asks")
+_SAMPLE = ("id", "calls", "path", "line", "facts", "error")
+_HELD = ("stage", "log", "order", "key", "sample")
+_set = object.__setattr__
+
+
+def _rebuilt(kind: type[T], names: tuple[str, ...], values: tuple[Any, ...]) -> T:
+    """A frozen dataclass of ``kind`` with its fields ``names`` set to ``values``."""
+    made = object.__new__(kind)
+    for name, value in zip(names, values, strict=True):
+        _set(made, name, value)
+    return made
 
 
 def token(held: Held) -> tuple[str, Token]:

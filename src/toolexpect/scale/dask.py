@@ -224,30 +224,39 @@ def _run(
     del futures, partials
     whole: dict[int, Shard] = {}
     held: list[Future[Scored | None]] = []
-    for future, partial in arriving:
+    counted = [0, 0]  # records held, and those that may tie conversations together
+    for future, said in arriving:
         shard, scored = shard_of.pop(future.key)
         if future.status != "finished":
-            raise LostWork(f"the cluster lost the scoring of {shard.log}: {partial!r}")
+            raise LostWork(f"the cluster lost the scoring of {shard.log}: {said!r}")
         future.release()
         started = time.perf_counter()
+        partial, holds, links = said
         if partial is None:  # a block with a loose call: its log is scored whole below
             whole[shard.at[0]] = Shard(shard.log, (shard.at[0], -1), shard.fmt)
         else:
             total = total.merge(partial)
-            held.append(scored)
+            if holds:
+                held.append(scored)
+                counted = [counted[0] + holds, counted[1] + links]
         merging += time.perf_counter() - started
     if whole:
         total = PartialScore(tuple(part for part in total.parts if part.at[0] not in whole))
         again = _scored(client, shipped, list(whole.values()), (explained, checked, pairing))
-        for partial in client.gather(client.map(_partial_of, again)):
+        for (partial, holds, links), scored in zip(
+            client.gather(client.map(_partial_of, again)), again, strict=True
+        ):
             total = total.merge(partial)
-        held.extend(again)
+            if holds:
+                held.append(scored)
+                counted = [counted[0] + holds, counted[1] + links]
     total = numbered(total)  # every block of every log is in
     seconds["read and score"] = _lap(clock) - merging
     seconds["merge"] = merging
     clock = time.perf_counter()
-    joined, count = _grouped(client, held, shipped, len(logs), (explained, checked, pairing))
+    joined = _grouped(client, held, shipped, len(logs), (explained, checked, pairing), counted)
     total = total.merge(joined)
+    count = counted[0]
     del held
     seconds["group held records"] = _lap(clock)
     clock = time.perf_counter()
@@ -285,25 +294,23 @@ def _grouped(
     specs: Future[CompiledSpecs],
     logs: int,
     how: tuple[int | None, Future[Catalogue] | None, PairingOptions | None],
-) -> tuple[PartialScore, int]:
-    """The partial score of the runs of the records the shards held, and how many they held:
-    the records grouped by run key on the cluster (``dask.bag`` shuffles, see
-    :mod:`toolexpect.scale.grouped`); only the partial scores, one per log and stage, and two
-    counts come here."""
+    counted: list[int],
+) -> PartialScore:
+    """The partial score of the runs of the records the shards held (``counted``: how many, and
+    how many may tie conversations together): the records grouped by run key on the cluster
+    (``dask.bag`` shuffles, see :mod:`toolexpect.scale.grouped`); only the partial scores, one
+    per log and stage, come here."""
     import dask.bag as db
     from dask.delayed import delayed
 
     explained, tools, pairing = how
-    if not scored:
-        return PartialScore(()), 0
-    records = db.from_delayed([delayed(_held_of)(future) for future in scored])
-    count, links = client.compute([records.count(), records.map_partitions(_has_links, pairing).any()])
-    held = int(count.result())
+    held, links = counted
     if not held:
-        return PartialScore(()), 0
+        return PartialScore(())
+    records = db.from_delayed([delayed(_held_of)(future) for future in scored])
     partitions = max(1, min(held, len(scored) * 2))
     conversations = records.groupby(grouped.own, shuffle="tasks", npartitions=partitions)
-    if links.result():
+    if links:
         said = conversations.map(grouped.link_entries, pairing).flatten()
         live = said.groupby(_first, shuffle="tasks", npartitions=partitions).map(grouped.live_pairs).flatten()
         unions = live.reduction(_listed, _unions)
@@ -318,22 +325,23 @@ def _grouped(
     partial = parts.map(_score_part, specs_item, logs, explained, tools_item, pairing).fold(
         _merge, _merge, initial=PartialScore(())
     )
-    return client.compute(partial).result(), held
+    result: PartialScore = client.compute(partial).result()
+    return result
 
 
-def _partial_of(scored: Scored | None) -> PartialScore | None:
-    """The partial score of a shard's runs given as read (``None``: a block with a loose call)."""
-    return scored.partial if scored is not None else None
+def _partial_of(scored: Scored | None) -> tuple[PartialScore | None, int, int]:
+    """What the client needs of a scored shard: the partial score of its runs given as read
+    (``None``: a block with a loose call), how many records it held, and how many of those may
+    tie conversations together (openings and records without a history: see
+    :mod:`toolexpect.pairing.groups`); its held records stay on the cluster."""
+    if scored is None:
+        return None, 0, 0
+    links = sum(1 for record in scored.held if token(record)[1][0] in ("o", "k"))
+    return scored.partial, len(scored.held), links
 
 
 def _held_of(scored: Scored | None) -> list[Held]:
     return list(scored.held) if scored is not None else []
-
-
-def _has_links(records: list[Held], pairing: PairingOptions | None) -> list[bool]:
-    """Whether any record of a partition may be linked to another conversation at all: an
-    opening or, grouped by key, a record without a history (see :mod:`toolexpect.pairing.groups`)."""
-    return [any(token(record)[1][0] in ("o", "k") for record in records)]
 
 
 def _listed(pairs: Iterable[Live]) -> list[Live]:
