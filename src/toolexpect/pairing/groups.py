@@ -33,6 +33,7 @@ no record without a history, every conversation is a group of its own.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
@@ -42,7 +43,7 @@ from toolexpect.diagnostics import Diagnostic
 from toolexpect.logs._base import repeated
 from toolexpect.pairing.runs import Place, Runs
 
-__all__ = ["Held", "Token", "group_keys", "join_group", "links", "token"]
+__all__ = ["Held", "Token", "digest", "group_keys", "join_group", "links", "token"]
 
 T = TypeVar("T")
 
@@ -61,6 +62,12 @@ class Held:
     order: int
     key: str | None
     sample: RecordedSample
+    group: int = 0
+    """The key of its conversation's group (:func:`digest` of its own token), made once."""
+
+    def __post_init__(self) -> None:
+        if not self.group:
+            object.__setattr__(self, "group", digest(*token(self)))
 
     @property
     def place(self) -> Place:
@@ -90,6 +97,7 @@ class Held:
                 sample.line,
                 told,
                 sample.error,
+                self.group,
             ),
         )
 
@@ -105,19 +113,20 @@ def _held(
     line: int | None,
     facts: tuple[Any, ...] | None,
     error: str | None,
+    group: int,
 ) -> Held:
     """A :class:`Held` from its pickle (see ``Held.__reduce__``): its fields set as they were
     pickled, without checking them again (they were checked when first read)."""
     made = tuple(_rebuilt(ToolCall, _CALL, call) for call in calls)
     told = None if facts is None else _rebuilt(SampleFacts, _FACTS, facts)
     sample = _rebuilt(RecordedSample, _SAMPLE, (sample_id, made, path, line, told, error))
-    return _rebuilt(Held, _HELD, (stage, log, order, key, sample))
+    return _rebuilt(Held, _HELD, (stage, log, order, key, sample, group))
 
 
 _CALL = ("name", "arguments", "id", "kind", "raw_arguments", "valid_json", "path", "line")
 _FACTS = ("question", "key", "history", "names", "asks")
 _SAMPLE = ("id", "calls", "path", "line", "facts", "error")
-_HELD = ("stage", "log", "order", "key", "sample")
+_HELD = ("stage", "log", "order", "key", "sample", "group")
 _set = object.__setattr__
 
 
@@ -127,6 +136,21 @@ def _rebuilt(kind: type[T], names: tuple[str, ...], values: tuple[Any, ...]) -> 
     for name, value in zip(names, values, strict=True):
         _set(made, name, value)
     return made
+
+
+def digest(stage: str, found: Token) -> int:
+    """The group key of a token of ``stage``: a 64-bit int (an engine hashes ints cheaply and
+    alike on every worker; a history's digests are digests already). Two tokens of one digest
+    only make one group of two, which joins as they join apart."""
+    kind, value = found
+    if isinstance(value, int):
+        return value ^ _digest(f"{stage}\x00{kind}")
+    return _digest(f"{stage}\x00{kind}\x00{value}")
+
+
+def _digest(text: str) -> int:
+    raw = text.encode("utf-8", "surrogatepass")
+    return int.from_bytes(hashlib.blake2b(raw, digest_size=8).digest(), "big")
 
 
 def token(held: Held) -> tuple[str, Token]:

@@ -308,7 +308,7 @@ def _grouped(
     if not held:
         return PartialScore(())
     records = db.from_delayed([delayed(_held_of)(future) for future in scored])
-    partitions = max(1, min(held, len(scored) * 2))
+    partitions = max(1, min(held, len(scored)))
     conversations = records.groupby(grouped.own, shuffle="tasks", npartitions=partitions)
     if links:
         said = conversations.map(grouped.link_entries, pairing).flatten()

@@ -23,12 +23,11 @@ No step orders records across groups: each group is sorted by the places its rec
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolexpect.diagnostics import Diagnostic
-from toolexpect.pairing.groups import Held, Token, group_keys, join_group, links, token
+from toolexpect.pairing.groups import Held, digest, group_keys, join_group, links, token
 from toolexpect.pairing.stage import Stage
 from toolexpect.scale.partition import LATER, score_held
 from toolexpect.scoring.partial import CompiledSpecs, Part, PartialScore
@@ -38,7 +37,6 @@ if TYPE_CHECKING:
     from toolexpect.pairing import PairingOptions
 
 __all__ = [
-    "digest",
     "groups_of",
     "joined",
     "link_entries",
@@ -66,20 +64,9 @@ def _by_key(pairing: PairingOptions | None) -> bool:
     return pairing is not None and (pairing.case_from is not None or pairing.by != "id")
 
 
-def digest(stage: str, found: Token) -> Own:
-    """The group key of a token of ``stage`` (an int: an engine hashes ints cheaply and alike
-    on every worker; a history's digests are digests already)."""
-    kind, value = found
-    text = f"{stage}\x00{kind}\x00{value}".encode("utf-8", "surrogatepass")
-    if isinstance(value, int):
-        text = f"{stage}\x00{kind}".encode()
-        return value ^ int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
-
-
 def own(held: Held) -> Own:
     """The key of the conversation group of ``held`` (step 1)."""
-    return digest(*token(held))
+    return held.group
 
 
 def link_entries(
@@ -127,7 +114,13 @@ def joined(records: Iterable[Held], pairing: PairingOptions | None) -> list[Join
     records = list(records)
     runs, notes = join_group(records, _by_key(pairing))
     found: list[Joined] = [
-        ("run", first.stage, first.log, first.order, Held(first.stage, first.log, first.order, None, run))
+        (
+            "run",
+            first.stage,
+            first.log,
+            first.order,
+            Held(first.stage, first.log, first.order, None, run, first.group),
+        )
         for first, run in runs
     ]
     found.extend(("note", "runs", _log_of(note, records), 0, note) for note in notes)
