@@ -147,7 +147,8 @@ class PairedRuns:
 
     def __iter__(self) -> Iterator[RecordedSample]:
         """The runs, in log order (runs put together from several records when they end)."""
-        runs = Runs(self.grouped)
+        grouped = self.grouped
+        runs = Runs(grouped)
         traces = Runs(True)
         for number, log in enumerate(self._logs):
             self._enter("read", number)
@@ -166,7 +167,7 @@ class PairedRuns:
             for sample in samples:
                 if fmt == "otel" and sample.id is not None:
                     sample = replace(sample, id=trace_id(sample.id))
-                traced = fmt in TRACED and not self.grouped
+                traced = fmt in TRACED and not grouped
                 stage: Stage = "traces" if traced else "runs"
                 target, key = (traces, sample.id) if traced else (runs, self._key(sample))
                 if not target.holds(sample, key):
