@@ -115,7 +115,6 @@ class PairedRuns:
         self._hold = hold
         self._first = first
         self.held: list[Held] = []
-        self.order = 0
         cases = [case for spec in specs for case in spec.cases]
         self._names = frozenset(case.name for case in cases)
         self._only = cases[0].name if len(cases) == 1 else None
@@ -181,8 +180,7 @@ class PairedRuns:
                     self._repeated(target)
         later: tuple[tuple[Stage, Runs], ...] = (("traces", traces), ("runs", runs))
         for stage, runs_of in later:
-            for (begin, order), run in runs_of.held():
-                self.order = order
+            for (begin, _), run in runs_of.held():
                 self._enter(stage, begin)
                 yield self._named(run, _FORMATS[stage])
         self._closed[self.segment] = self.take_notes()

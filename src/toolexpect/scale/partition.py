@@ -183,7 +183,7 @@ class _Stages:
     ) -> None:
         self._paired = paired
         self._runs = through(iter(paired)) if through is not None else iter(paired)
-        self._next: tuple[Segment, int, RecordedSample] | None = None
+        self._next: tuple[Segment, RecordedSample] | None = None
         self._done = False
 
     def peek(self) -> Segment | None:
@@ -193,22 +193,13 @@ class _Stages:
             if sample is None:
                 self._done = True
             else:
-                self._next = (self._paired.segment, self._paired.order, sample)
+                self._next = (self._paired.segment, sample)
         return self._next[0] if self._next is not None else None
-
-    def has(self, stage: Stage) -> bool:
-        """True when the next run comes from ``stage``."""
-        segment = self.peek()
-        return segment is not None and segment[0] == stage
-
-    def order(self) -> int:
-        """The place of the next held run's first record among its log's held records."""
-        return self._next[1] if self.peek() is not None and self._next is not None else 0
 
     def of(self, stage: Stage, segment: Segment | None = None) -> Iterator[RecordedSample]:
         """The runs from ``stage`` (from ``segment``), up to the first from elsewhere."""
         while (found := self.peek()) is not None and found[0] == stage and segment in (None, found):
             assert self._next is not None
-            sample = self._next[2]
+            sample = self._next[1]
             self._next = None
             yield sample
