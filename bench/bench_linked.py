@@ -101,7 +101,7 @@ def _run(layout: str, paths: list[Path], options_case: str) -> None:
     groups = len(groups_of(held, options))
     grouping = time.perf_counter() - clock
     clock = time.perf_counter()
-    total = total.merge(score_grouped(compiled, held, len(paths), pairing=options))
+    total = score_grouped(compiled, total, held, len(paths), pairing=options)
     joining = time.perf_counter() - clock
     report = compiled.finish(total)
     clock = time.perf_counter()

@@ -578,3 +578,20 @@ def test_any_cut_of_conversations_into_files_gives_the_one_process_report_on_the
             single = _cli(capsys, *argv, *option, "--format", fmt)
             spread = _cli(capsys, *argv, *option, "--format", fmt, "--dask", client.scheduler.address)
             assert spread == single
+
+
+def test_a_call_logged_twice_is_noted_where_one_process_notes_it_on_the_cluster(
+    client: Client, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Responses joined by key on the cluster, a call logged twice in each log and a line that
+    is not JSON after it: the report and the findings on standard error are one process's."""
+    from test_linked import rotated_repeats
+
+    rotated_repeats(tmp_path)
+    spec = tmp_path / "spec.expect"
+    spec.write_text('case "c0" {\n    expect a\n}\n', encoding="utf-8")
+    argv = [str(spec), "--log", str(tmp_path / "part-*.jsonl"), "--case-from", "metadata.case"]
+    for fmt in ("text", "json"):
+        single = _cli(capsys, *argv, "--format", fmt)
+        assert "R410" in single[1] + single[2]
+        assert _cli(capsys, *argv, "--format", fmt, "--dask", client.scheduler.address) == single

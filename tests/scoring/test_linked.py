@@ -53,7 +53,7 @@ def _engine(
         total = total.merge(scored.partial)
         held.extend(scored.held)
     random.Random(seed).shuffle(held)
-    total = total.merge(score_grouped(compiled, held, len(logs), pairing=options))
+    total = score_grouped(compiled, total, held, len(logs), pairing=options)
     return compiled.finish(total), len(groups_of(held, options))
 
 
@@ -236,3 +236,47 @@ def test_an_opening_logged_alone_ties_the_conversations_it_opens_into_one_group(
     report, groups = _engine(spec, logs, PairingOptions())
     assert groups == 2, "the opening with both conversations it opens, and the other prompt's"
     assert render(report, "json") == render(_one_process(spec, logs, PairingOptions()), "json")
+
+
+def _response(call: str) -> dict[str, object]:
+    """An OpenAI chat completion logged without its request (no history), for ``--case-from``."""
+    function = {"name": "a", "arguments": "{}"}
+    message = {"role": "assistant", "tool_calls": [{"id": call, "type": "function", "function": function}]}
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "metadata": {"case": "c0"},
+        "choices": [{"index": 0, "message": message}],
+    }
+
+
+def rotated_repeats(folder: Path) -> list[Path]:
+    """Two logs, each with a call logged twice for one key, then a line that is not JSON."""
+    logs = []
+    for number, call in enumerate(("x", "y")):
+        log = folder / f"part-{number}.jsonl"
+        lines = [json.dumps(_response(call)), json.dumps(_response(call)), "{not json"]
+        log.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        logs.append(log)
+    return logs
+
+
+def test_a_call_logged_twice_is_noted_among_its_logs_findings_where_one_process_notes_it(
+    tmp_path: Path,
+) -> None:
+    """Responses joined by key, a call logged twice in each log: the R410 note the joining
+    makes comes before the log's later findings (the line that is not JSON), as in one process."""
+    logs = rotated_repeats(tmp_path)
+    options = PairingOptions(case_from="metadata.case")
+    spec = 'case "c0" {\n    expect a\n}\n'
+    report, _ = _engine(spec, logs, options)
+    single = _one_process(spec, logs, options)
+    found = [(d.code, Path(d.path or "").name) for d in single.log_diagnostics]
+    assert found == [
+        ("R410", "part-0.jsonl"),
+        ("R401", "part-0.jsonl"),
+        ("R410", "part-1.jsonl"),
+        ("R401", "part-1.jsonl"),
+    ]
+    for fmt in FORMATS:
+        assert render(report, fmt) == render(single, fmt)

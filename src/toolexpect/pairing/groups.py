@@ -64,6 +64,9 @@ class Held:
     sample: RecordedSample
     group: int = 0
     """The key of its conversation's group (:func:`digest` of its own token), made once."""
+    noted: int = 0
+    """How many findings its log's reader had made when it was read: where a note the joining
+    makes of it (``R410``) goes among them, as one process puts it."""
 
     def __post_init__(self) -> None:
         if not self.group:
@@ -98,6 +101,7 @@ class Held:
                 told,
                 sample.error,
                 self.group,
+                self.noted,
             ),
         )
 
@@ -114,19 +118,20 @@ def _held(
     facts: tuple[Any, ...] | None,
     error: str | None,
     group: int,
+    noted: int,
 ) -> Held:
     """A :class:`Held` from its pickle (see ``Held.__reduce__``): its fields set as they were
     pickled, without checking them again (they were checked when first read)."""
     made = tuple(_rebuilt(ToolCall, _CALL, call) for call in calls)
     told = None if facts is None else _rebuilt(SampleFacts, _FACTS, facts)
     sample = _rebuilt(RecordedSample, _SAMPLE, (sample_id, made, path, line, told, error))
-    return _rebuilt(Held, _HELD, (stage, log, order, key, sample, group))
+    return _rebuilt(Held, _HELD, (stage, log, order, key, sample, group, noted))
 
 
 _CALL = ("name", "arguments", "id", "kind", "raw_arguments", "valid_json", "path", "line")
 _FACTS = ("question", "key", "history", "names", "asks")
 _SAMPLE = ("id", "calls", "path", "line", "facts", "error")
-_HELD = ("stage", "log", "order", "key", "sample", "group")
+_HELD = ("stage", "log", "order", "key", "sample", "group", "noted")
 _set = object.__setattr__
 
 
@@ -206,14 +211,15 @@ def group_keys(conversations: Iterable[tuple[int, Iterable[int]]]) -> dict[int, 
 
 def join_group(
     records: Iterable[Held], by_key: bool
-) -> tuple[list[tuple[Held, RecordedSample]], list[Diagnostic]]:
+) -> tuple[list[tuple[Held, RecordedSample]], list[tuple[Held, Diagnostic]]]:
     """The runs of one group's held records (in any order: they are sorted back by place), in
-    the order they began, each with the record it began with; and the ``R410`` notes of the
+    the order they began, each with the record it began with; and the ``R410`` notes (each with
+    the record that made it) of the
     calls dropped as calls their run holds already, logged twice in one log. ``by_key``: the
     ``runs`` stage joins records without a history by key (any pairing but by id)."""
     ordered = sorted(records, key=_placed)
     found: list[tuple[Held, RecordedSample]] = []
-    notes: list[Diagnostic] = []
+    notes: list[tuple[Held, Diagnostic]] = []
     for stage in ("traces", "runs"):
         runs = Runs(True if stage == "traces" else by_key)
         first: dict[Place, Held] = {}
@@ -223,7 +229,7 @@ def join_group(
             first.setdefault(held.place, held)
             runs.add(held.sample, held.key, held.place)
             notes.extend(
-                repeated(call, earlier) for call, earlier in runs.repeats if call.path == earlier.path
+                (held, repeated(call, earlier)) for call, earlier in runs.repeats if call.path == earlier.path
             )
             runs.repeats.clear()
         found.extend((first[place], run) for place, run in runs.held())

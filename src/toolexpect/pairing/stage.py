@@ -174,7 +174,9 @@ class PairedRuns:
                     if alone is not None:
                         yield self._named(alone, fmt)
                 elif self._hold:
-                    self.held.append(Held(stage, self._first + number, next(orders), key, sample))  # type: ignore[arg-type]
+                    noted = len(log.diagnostics) if isinstance(log, LogReader) else 0
+                    held = Held(stage, self._first + number, next(orders), key, sample, noted=noted)  # type: ignore[arg-type]
+                    self.held.append(held)
                 else:
                     target.add(sample, key, (number, next(orders)))
                     self._repeated(target)

@@ -254,8 +254,8 @@ def _run(
     seconds["read and score"] = _lap(clock) - merging
     seconds["merge"] = merging
     clock = time.perf_counter()
-    joined = _grouped(client, held, shipped, len(logs), (explained, checked, pairing), counted)
-    total = total.merge(joined)
+    joined, notes = _grouped(client, held, shipped, len(logs), (explained, checked, pairing), counted)
+    total = grouped.with_notes(total.merge(joined), notes)
     count = counted[0]
     del held
     seconds["group held records"] = _lap(clock)
@@ -295,18 +295,18 @@ def _grouped(
     logs: int,
     how: tuple[int | None, Future[Catalogue] | None, PairingOptions | None],
     counted: list[int],
-) -> PartialScore:
+) -> tuple[PartialScore, list[grouped.Joined]]:
     """The partial score of the runs of the records the shards held (``counted``: how many, and
     how many may tie conversations together): the records grouped by run key on the cluster
     (``dask.bag`` shuffles, see :mod:`toolexpect.scale.grouped`); only the partial scores, one
-    per log and stage, come here."""
+    per log and stage, and the ``R410`` notes of the joining come here."""
     import dask.bag as db
     from dask.delayed import delayed
 
     explained, tools, pairing = how
     held, links = counted
     if not held:
-        return PartialScore(())
+        return PartialScore(()), []
     records = db.from_delayed([delayed(_held_of)(future) for future in scored])
     partitions = max(1, min(held, len(scored)))
     conversations = records.groupby(grouped.own, shuffle="tasks", npartitions=partitions)
@@ -318,15 +318,17 @@ def _grouped(
         groups = moved.groupby(_first, shuffle="tasks", npartitions=partitions).map(_concatenated)
     else:
         groups = conversations.map(_second)
-    runs = groups.map(grouped.joined, pairing).flatten()
-    parts = runs.groupby(grouped.part_key, shuffle="tasks", npartitions=partitions)
+    joined = groups.map(grouped.joined, pairing).flatten()
+    parts = joined.filter(grouped.is_run).groupby(grouped.part_key, shuffle="tasks", npartitions=partitions)
     specs_item = db.Item.from_delayed(delayed(specs))
     tools_item = db.Item.from_delayed(delayed(tools)) if tools is not None else None
     partial = parts.map(_score_part, specs_item, logs, explained, tools_item, pairing).fold(
         _merge, _merge, initial=PartialScore(())
     )
-    result: PartialScore = client.compute(partial).result()
-    return result
+    done, noted = client.compute([partial, joined.filter(grouped.is_note)])
+    result: PartialScore = done.result()
+    notes: list[grouped.Joined] = noted.result()
+    return result, notes
 
 
 def _partial_of(scored: Scored | None) -> tuple[PartialScore | None, int, int]:

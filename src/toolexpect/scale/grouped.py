@@ -16,7 +16,8 @@ spans of one trace in two exports). The engine then does, with its own shuffle (
    order), each run tagged with the log it began in and its place;
 4. group the runs by the stage and log they began in and score each group, its runs in the order
    they began (:func:`score_part`), as the part at ``(logs + stage, log)``: after every log's
-   own parts, as one process gives them; the ``R410`` notes of the joining at ``(log, 1)``.
+   own parts, as one process gives them; the ``R410`` notes of the joining (a call logged twice
+   in one log) go among their log's findings where one process puts them (:func:`with_notes`).
 
 No step orders records across groups: each group is sorted by the places its records carry.
 """
@@ -24,13 +25,14 @@ No step orders records across groups: each group is sorted by the places its rec
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolexpect.diagnostics import Diagnostic
 from toolexpect.pairing.groups import Held, digest, group_keys, join_group, links, token
 from toolexpect.pairing.stage import Stage
 from toolexpect.scale.partition import LATER, score_held
-from toolexpect.scoring.partial import CompiledSpecs, Part, PartialScore
+from toolexpect.scoring.partial import CompiledSpecs, PartialScore
 
 if TYPE_CHECKING:
     from toolexpect.catalogue import Catalogue
@@ -38,6 +40,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "groups_of",
+    "is_note",
+    "is_run",
     "joined",
     "link_entries",
     "live_pairs",
@@ -46,6 +50,7 @@ __all__ = [
     "score_grouped",
     "score_part",
     "unions",
+    "with_notes",
 ]
 
 Own = int
@@ -123,18 +128,46 @@ def joined(records: Iterable[Held], pairing: PairingOptions | None) -> list[Join
         )
         for first, run in runs
     ]
-    found.extend(("note", "runs", _log_of(note, records), 0, note) for note in notes)
+    found.extend(("note", "runs", held.log, held.order, (held.noted, note)) for held, note in notes)
     return found
 
 
-def _log_of(note: Diagnostic, records: Iterable[Held]) -> int:
-    return next((held.log for held in records if held.sample.path == note.path), 0)
+def is_run(item: Joined) -> bool:
+    """Whether a joined item is a run (else a note)."""
+    return item[0] == "run"
+
+
+def is_note(item: Joined) -> bool:
+    """Whether a joined item is an ``R410`` note."""
+    return item[0] == "note"
 
 
 def part_key(item: Joined) -> int:
-    """The part a joined item is scored in: its log, times three, plus its kind and stage (an
-    int, see :data:`Own`)."""
-    return item[2] * 3 + (2 if item[0] == "note" else _KINDS[item[1]])
+    """The part a joined run is scored in: its log, times two, plus its stage (an int, see
+    :data:`Own`)."""
+    return item[2] * 2 + _KINDS[item[1]]
+
+
+def with_notes(partial: PartialScore, notes: Iterable[Joined]) -> PartialScore:
+    """``partial`` with the ``R410`` notes of the joining among the findings of their logs,
+    each where one process puts it: after the findings its log's reader had made when the record
+    was read (``Held.noted``)."""
+    by_log: dict[int, list[tuple[int, int, Diagnostic]]] = {}
+    for _, _, log, order, (noted, note) in notes:
+        by_log.setdefault(log, []).append((noted, order, note))
+    if not by_log:
+        return partial
+    parts = []
+    for part in partial.parts:
+        found = by_log.pop(part.at[0], None) if len(part.at) == 2 and part.at[1] == 0 else None
+        if found is None:
+            parts.append(part)
+            continue
+        merged = list(part.diagnostics)
+        for shift, (noted, _, note) in enumerate(sorted(found, key=lambda entry: entry[:2])):
+            merged.insert(noted + shift, note)
+        parts.append(replace(part, diagnostics=tuple(merged)))
+    return PartialScore(tuple(parts))
 
 
 def score_part(
@@ -146,13 +179,10 @@ def score_part(
     pairing: PairingOptions | None = None,
 ) -> PartialScore:
     """The partial score of the runs of one stage that began in one log (``logs``: how many logs
-    the input has), or the part of one log's ``R410`` notes (see module)."""
+    the input has; see module)."""
     _, found = items
     ordered = sorted(found, key=lambda item: item[3])
-    kind, stage, log = ordered[0][:3]
-    if kind == "note":
-        notes = tuple(item[4] for item in ordered)
-        return PartialScore((Part((log, 1), (), (), (), notes),))
+    _, stage, log = ordered[0][:3]
     at = (logs + LATER.index(stage), log)
     runs = [item[4].sample for item in ordered]
     return score_held(specs, stage, log, runs, at=at, explained=explained, tools=tools, pairing=pairing)
@@ -160,6 +190,7 @@ def score_part(
 
 def score_grouped(
     specs: CompiledSpecs,
+    partial: PartialScore,
     held: Iterable[Held],
     logs: int,
     *,
@@ -167,16 +198,19 @@ def score_grouped(
     tools: Catalogue | None = None,
     pairing: PairingOptions | None = None,
 ) -> PartialScore:
-    """The steps of the module over lists, in one process: the partial score of the runs of
-    ``held`` (records of ``logs`` logs), as an engine gives it."""
+    """The steps of the module over lists, in one process: ``partial`` (the shards' partial
+    scores, of ``logs`` logs) with the runs of their ``held`` records, as an engine gives it."""
     parts: dict[int, list[Joined]] = {}
+    notes: list[Joined] = []
     for records in groups_of(held, pairing).values():
         for item in joined(records, pairing):
-            parts.setdefault(part_key(item), []).append(item)
-    total = specs.empty()
+            if is_run(item):
+                parts.setdefault(part_key(item), []).append(item)
+            else:
+                notes.append(item)
     for part in parts.items():
-        total = total.merge(score_part(specs, part, logs, explained, tools, pairing))
-    return total
+        partial = partial.merge(score_part(specs, part, logs, explained, tools, pairing))
+    return with_notes(partial, notes)
 
 
 def groups_of(held: Iterable[Held], pairing: PairingOptions | None) -> dict[Own, list[Held]]:
