@@ -1,17 +1,19 @@
-"""What joining runs across logs costs an engine (``toolexpect.scale.linked``), in one process.
+"""What joining runs across logs costs: held records grouped by run key (``toolexpect.scale.grouped``).
 
 Writes (fixed seed) OpenAI chat logs of ``--conversations`` three-turn conversations, one record
 per turn (the conversation so far), every conversation opening with the same system prompt, in
 ``--files`` files. ``rotated``: the records in the order they were logged, files cut at equal
 sizes, so the conversations at each cut span two files; ``whole``: each conversation within one
-file. For each, scores every file alone (``score_shard``), gathers the join handles
-(``Links.add``), reads again the files that hold handles other files hold (``relink_shard``),
-pairs the records they set aside together (``score_set_aside``), and prints the seconds of
-each step, the handles held, the client's memory for them (tracemalloc), the files read again
-and the records set aside, and that the report equals the one of one process reading every
-file.
+file. For each, in one process: scores every file alone (``score_shard``: its runs given as
+read, its held records), groups the held records by run key and joins each group
+(``score_grouped``, the steps the Dask shuffle runs), and prints the seconds of each step, the
+records held, the groups, and that the report equals the one of one process reading every file.
 
-Run: ``python bench/bench_linked.py [--conversations 20000] [--files 8]``.
+``--dask N ...``: for each number of conversations, the rotated files scored by
+``toolexpect.scale.dask.run`` on a local cluster of 2 workers: wall time, the client's highest
+traced memory (tracemalloc) and that the report is the one of one process.
+
+Run: ``python bench/bench_linked.py [--conversations 20000] [--files 8] [--dask 5000 20000 80000]``.
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ from pathlib import Path
 
 from toolexpect.api import parse_spec
 from toolexpect.logs import open_logs
-from toolexpect.scale.linked import Links, without_held
+from toolexpect.scale.grouped import groups_of, score_grouped
 from toolexpect.scale.partition import score_read
-from toolexpect.scale.shards import Shard, relink_shard, score_set_aside, score_shard, survey_log
+from toolexpect.scale.shards import score_shard, survey_log
 from toolexpect.scoring.partial import CompiledSpecs
 
 CACHE = Path(__file__).resolve().parent / ".cache" / "linked"
@@ -87,50 +89,68 @@ def _run(layout: str, paths: list[Path], options_case: str) -> None:
     compiled = CompiledSpecs.of([parse_spec(SPEC, "weather")])
     shards = [shard for number, path in enumerate(paths) for shard in survey_log(str(path), number)]
     clock = time.perf_counter()
-    partials = [score_shard(compiled, shard, pairing=options) for shard in shards]
+    scored = [score_shard(compiled, shard, pairing=options) for shard in shards]
     alone = time.perf_counter() - clock
-    handles = sum(
-        len(part.pairing.offers) + len(part.pairing.probes)
-        for partial in partials
-        if partial is not None
-        for part in partial.parts
-        if part.pairing is not None
-    )
-    tracemalloc.start()
-    clock = time.perf_counter()
-    links = Links()
     total = compiled.empty()
-    for partial in partials:
-        assert partial is not None
-        total = total.merge(links.add(partial))
-    cross = links.cross()
-    gather = time.perf_counter() - clock
-    held, _ = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    total = without_held(total, set(cross))
-    by_log: dict[int, Shard] = {shard.at[0]: shard for shard in shards}
-    again = [by_log[log] for log in cross]
+    held = []
+    for found in scored:
+        assert found is not None
+        total = total.merge(found.partial)
+        held.extend(found.held)
     clock = time.perf_counter()
-    relinked = [relink_shard(compiled, shard, cross[shard.at[0]], pairing=options) for shard in again]
-    for partial, _ in relinked:
-        total = total.merge(partial)
-    slowest = max((time.perf_counter() - clock) / max(1, len(again)), 0.0)
-    reread = time.perf_counter() - clock
+    groups = len(groups_of(held, options))
+    grouping = time.perf_counter() - clock
     clock = time.perf_counter()
-    total = total.merge(score_set_aside(compiled, relinked, again, pairing=options))
-    together = time.perf_counter() - clock
-    aside = sum(len(records.samples) for _, records in relinked)
+    total = score_grouped(compiled, total, held, len(paths), pairing=options)
+    joining = time.perf_counter() - clock
     report = compiled.finish(total)
     clock = time.perf_counter()
     readers = open_logs([str(path) for path in paths])
     single = compiled.finish(score_read(compiled, readers, at=(0,), pairing=options))
     one = time.perf_counter() - clock
     print(
-        f"{layout:8} files {len(paths)}, handles {handles:,}; each file alone {alone:.2f} s; gather "
-        f"handles {gather:.3f} s ({held / 1e6:.1f} MB held); {len(again)} files read again "
-        f"{reread:.2f} s (one of them {slowest:.2f} s: the time on a cluster); {aside} records set aside, "
-        f"paired together {together:.2f} s; one process {one:.2f} s; same report: {report == single}"
+        f"{layout:8} files {len(paths)}: each file alone {alone:.2f} s; {len(held):,} records held, "
+        f"{groups:,} groups ({grouping:.2f} s to group); grouped, joined and scored {joining:.2f} s; "
+        f"one process {one:.2f} s; same report: {report == single}"
     )
+
+
+def _on_dask(counts: list[int], files: int) -> None:
+    """For each number of conversations, rotated files scored by ``toolexpect.scale.dask.run`` on
+    a local cluster of 2 single-threaded workers: wall time, the client's highest traced memory
+    during the run (tracemalloc), and that the report is the one of one process."""
+    from distributed import Client, LocalCluster
+
+    from toolexpect.pairing import PairingOptions
+    from toolexpect.scale import dask as on_dask
+
+    options = PairingOptions(case_from="metadata.case")
+    specs = [parse_spec(SPEC, "weather")]
+    compiled = CompiledSpecs.of(specs)
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster,
+        Client(cluster) as client,
+    ):
+        for count in counts:
+            paths = _write("rotated", _records(count, 7), files)
+            readers = open_logs([str(path) for path in paths])
+            clock = time.perf_counter()
+            single = compiled.finish(score_read(compiled, readers, at=(0,), pairing=options, explained=5))
+            one = time.perf_counter() - clock
+            tracemalloc.start()
+            clock = time.perf_counter()
+            report, spread = on_dask.run(
+                specs, [str(path) for path in paths], client, pairing=options, explained=5
+            )
+            wall = time.perf_counter() - clock
+            _, peak = tracemalloc.get_traced_memory()
+            tracemalloc.stop()
+            stages = ", ".join(f"{k} {v:.2f} s" for k, v in spread.seconds.items())
+            print(
+                f"dask rotated {count:>7,} conversations in {len(paths)} files: {wall:.2f} s "
+                f"(one process {one:.2f} s), client peak {peak / 1e6:.1f} MB; {stages}; "
+                f"same report: {report == single}"
+            )
 
 
 def main() -> None:
@@ -138,7 +158,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--conversations", type=int, default=20000)
     parser.add_argument("--files", type=int, default=8)
+    parser.add_argument(
+        "--dask", type=int, nargs="*", help="numbers of conversations to score on a local cluster instead"
+    )
     args = parser.parse_args()
+    if args.dask:
+        _on_dask(args.dask, args.files)
+        return
     conversations = _records(args.conversations, 7)
     for layout in ("whole", "rotated"):
         _run(layout, _write(layout, conversations, args.files), "metadata.case")

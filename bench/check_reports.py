@@ -63,6 +63,25 @@ def _corpus(folder: Path) -> tuple[Path, Path]:
     return write_spec_and_log(samples, folder)
 
 
+def _rotated(folder: Path) -> list[Path]:
+    """The pairing fixtures' conversations logged into files rotated mid-conversation, with
+    another conversation (same system prompt, its own question) in a file between them."""
+    records = (FIXTURES.parent / "pairing" / "conversations.jsonl").read_text(encoding="utf-8").splitlines()
+    other = [
+        line.replace("Wie wird das Wetter morgen in Berlin?", "Und in Hamburg?").replace(
+            '"berlin tomorrow"', '"hamburg"'
+        )
+        for line in records[:3]
+    ]
+    files = {"rot-0.jsonl": records[0:4], "rot-1.jsonl": other, "rot-2.jsonl": records[4:7], "rot-3.jsonl": records[7:]}
+    paths = []
+    for name, lines in files.items():
+        path = folder / name
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
 def write(out: Path) -> int:
     """Write every output into ``out``; return the number written."""
     out.mkdir(parents=True, exist_ok=True)
@@ -77,6 +96,17 @@ def write(out: Path) -> int:
         corpus.mkdir()
         spec, log = (path.relative_to(work) for path in _corpus(corpus))
         jobs: dict[str, list[str]] = {}
+        rotated = work / "rotated"
+        rotated.mkdir()
+        shutil.copy(FIXTURES.parent / "pairing" / "weather.expect", rotated / "weather.expect")
+        logs = [str(path.relative_to(work)) for path in _rotated(rotated)]
+        rotated_log = [arg for log in logs for arg in ("--log", log)]
+        for pairing in (["--pair-by", "id"], ["--pair-by", "question"], ["--case-from", "metadata.case"]):
+            name = pairing[-1].replace(".", "-")
+            for fmt in REPORTS:
+                base = ["score", "rotated/weather.expect", *rotated_log, *pairing, "--format", fmt]
+                jobs[f"rotated-{name}-{fmt}"] = base
+            jobs[f"rotated-{name}-dask"] = [*base[:-2], "--format", "json", "--dask"]
         for fmt in REPORTS:
             jobs[f"score-specs-{fmt}"] = ["score", "specs", "--log", "specs/logs/run.jsonl", "--format", fmt]
             jobs[f"score-corpus-{fmt}"] = ["score", str(spec), "--log", str(log), "--format", fmt]

@@ -189,7 +189,7 @@ def test_a_shard_of_a_log_that_shrank_since_it_was_surveyed_reports_r406(tmp_pat
     for shard in shards:
         found = score_shard(compiled, shard)
         assert found is not None
-        partial = partial.merge(found)
+        partial = partial.merge(found.partial)
     report = compiled.finish(numbered(partial))
     assert report.unreadable_partitions == 1
     [finding] = report.log_diagnostics

@@ -509,7 +509,8 @@ def test_a_conversation_logged_across_rotated_files_is_one_run_as_in_one_process
     client: Client, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Each file is a partition of its own; the records of a conversation spread over three
-    files are joined on the cluster as one process joins them, and -v says so."""
+    files are grouped by run key on the cluster and joined as one process joins them, and -v
+    says how many records were held and grouped."""
     spec = tmp_path / "weather.expect"
     spec.write_text(WEATHER, encoding="utf-8")
     records = (PAIRING / "conversations.jsonl").read_text(encoding="utf-8").splitlines()
@@ -526,4 +527,71 @@ def test_a_conversation_logged_across_rotated_files_is_one_run_as_in_one_process
     assert "3 passed" in _cli(capsys, *argv)[1]
     code, _, err = _cli(capsys, *argv, "--dask", client.scheduler.address, "-v")
     assert code == 0
-    assert "3 logs read again for runs across logs" in err and "logs read again 0." in err
+    assert "9 held records grouped by run key" in err and "group held records 0." in err
+
+
+def _chat(number: int, system: str | None, user: str | None, turns: int) -> list[dict[str, object]]:
+    """The records of one conversation, each the conversation so far (an opening, then a call
+    to ``get_weather`` and its result per turn)."""
+    messages: list[dict[str, object]] = []
+    if system is not None:
+        messages.append({"role": "system", "content": system})
+    if user is not None:
+        messages.append({"role": "user", "content": user})
+    records = []
+    for turn in range(turns):
+        call = f"call_{number}_{turn}"
+        function = {"name": "get_weather", "arguments": "{}"}
+        messages.append(
+            {"role": "assistant", "tool_calls": [{"id": call, "type": "function", "function": function}]}
+        )
+        messages.append({"role": "tool", "tool_call_id": call, "content": "ok"})
+        records.append({"metadata": {"case": f"c{number % 2}"}, "messages": list(messages)})
+    return records
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_any_cut_of_conversations_into_files_gives_the_one_process_report_on_the_cluster(
+    client: Client, tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int
+) -> None:
+    """Conversations (some opening with a system prompt logged alone first, some sharing it)
+    in the order they were logged, cut into files at random places: grouped by run key on the
+    cluster, every format and pairing option gives the report of one process."""
+    rng = random.Random(seed)
+    records: list[dict[str, object]] = [
+        {"metadata": {"case": "c0"}, "messages": [{"role": "system", "content": "You help."}]}
+    ]
+    for number in range(12):
+        system = rng.choice(["You help.", "You plan.", None])
+        user = rng.choice([f"Question {number}?", None])
+        records.extend(_chat(number, system, user, rng.randint(1, 3)))
+    rng.shuffle(records)
+    cuts = sorted(rng.sample(range(1, len(records)), 3))
+    for number, (start, stop) in enumerate(zip([0, *cuts], [*cuts, len(records)], strict=True)):
+        lines = "".join(json.dumps(record) + "\n" for record in records[start:stop])
+        (tmp_path / f"part-{number}.jsonl").write_text(lines, encoding="utf-8")
+    spec = tmp_path / "weather.expect"
+    spec.write_text('case "c0" {\n    expect get_weather\n}\ncase "c1" {\n    expect get_weather\n}\n')
+    argv = [str(spec), "--log", str(tmp_path / "part-*.jsonl")]
+    for option in (["--pair-by", "id"], ["--pair-by", "question"], ["--case-from", "metadata.case"]):
+        for fmt in ("text", "json"):
+            single = _cli(capsys, *argv, *option, "--format", fmt)
+            spread = _cli(capsys, *argv, *option, "--format", fmt, "--dask", client.scheduler.address)
+            assert spread == single
+
+
+def test_a_call_logged_twice_is_noted_where_one_process_notes_it_on_the_cluster(
+    client: Client, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Responses joined by key on the cluster, a call logged twice in each log and a line that
+    is not JSON after it: the report and the findings on standard error are one process's."""
+    from test_linked import rotated_repeats
+
+    rotated_repeats(tmp_path)
+    spec = tmp_path / "spec.expect"
+    spec.write_text('case "c0" {\n    expect a\n}\n', encoding="utf-8")
+    argv = [str(spec), "--log", str(tmp_path / "part-*.jsonl"), "--case-from", "metadata.case"]
+    for fmt in ("text", "json"):
+        single = _cli(capsys, *argv, "--format", fmt)
+        assert "R410" in single[1] + single[2]
+        assert _cli(capsys, *argv, "--format", fmt, "--dask", client.scheduler.address) == single

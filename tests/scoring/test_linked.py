@@ -1,16 +1,20 @@
-"""Runs spread over several logs, scored one log per partition, as any engine scores them.
+"""Runs spread over several logs, scored one log per partition and joined by a group-by on
+their run key, as an engine joins them.
 
-Each log is scored alone (``score_shard``); the join handles its held records leave tell which
-logs may hold records of one run (``Links``); those logs are read together (``score_together``)
-and their joined runs replace the runs each gave alone. The report is the one of one process
-reading every log, byte for byte, and logs that share only an opening (a system prompt) are
-never read together.
+Each log is scored alone (``score_shard``): its runs given as read, and its held records
+(records that records of other logs may join). The held records are grouped by run key and
+each group is joined on its own, its records sorted back by the places they carry
+(``toolexpect.scale.grouped``, the steps the Dask shuffle runs, here over lists). The report is
+the one of one process reading every log, byte for byte, whatever the order in which the shards
+and the records arrive, and conversations that share only an opening (a system prompt) are
+groups of their own.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import random
 import tempfile
 from pathlib import Path
 
@@ -21,10 +25,11 @@ from hypothesis import strategies as st
 from toolexpect.api import parse_spec
 from toolexpect.logs import open_logs
 from toolexpect.pairing import PairingOptions
-from toolexpect.report.score import render
-from toolexpect.scale.linked import Links, without_held
+from toolexpect.pairing.groups import Held
+from toolexpect.report.score import FORMATS, render
+from toolexpect.scale.grouped import groups_of, score_grouped
 from toolexpect.scale.partition import score_read
-from toolexpect.scale.shards import Shard, relink_shard, score_set_aside, score_shard, survey_log
+from toolexpect.scale.shards import score_shard, survey_log
 from toolexpect.scoring.partial import CompiledSpecs, ScoreReport
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,27 +39,22 @@ SPEC = (PAIRING / "weather.expect").read_text(encoding="utf-8")
 
 
 def _engine(
-    spec: str, logs: list[Path], options: PairingOptions, order: list[int] | None = None
-) -> tuple[ScoreReport, list[int]]:
-    """The report of scoring each log alone, in ``order``, then the logs that hold records of
-    runs across logs again, and their linked records together; and which logs were read again."""
+    spec: str, logs: list[Path], options: PairingOptions, order: list[int] | None = None, seed: int = 0
+) -> tuple[ScoreReport, int]:
+    """The report of scoring each log alone, in ``order``, then its held records grouped by run
+    key (in a shuffled order) and joined group by group; and how many groups there were."""
     compiled = CompiledSpecs.of([parse_spec(spec, "weather")])
     shards = [shard for number, log in enumerate(logs) for shard in survey_log(str(log), number)]
-    links = Links()
     total = compiled.empty()
+    held: list[Held] = []
     for number in order if order is not None else range(len(shards)):
-        partial = score_shard(compiled, shards[number], pairing=options)
-        assert partial is not None
-        total = total.merge(links.add(partial))
-    cross = links.cross()
-    total = without_held(total, set(cross))
-    by_log: dict[int, Shard] = {shard.at[0]: shard for shard in shards}
-    again = [by_log[log] for log in cross]
-    relinked = [relink_shard(compiled, shard, cross[shard.at[0]], pairing=options) for shard in again]
-    for partial, _ in reversed(relinked):
-        total = total.merge(partial)
-    total = total.merge(score_set_aside(compiled, relinked, again, pairing=options))
-    return compiled.finish(total), list(cross)
+        scored = score_shard(compiled, shards[number], pairing=options)
+        assert scored is not None
+        total = total.merge(scored.partial)
+        held.extend(scored.held)
+    random.Random(seed).shuffle(held)
+    total = score_grouped(compiled, total, held, len(logs), pairing=options)
+    return compiled.finish(total), len(groups_of(held, options))
 
 
 def _one_process(spec: str, logs: list[Path], options: PairingOptions) -> ScoreReport:
@@ -95,15 +95,17 @@ def _rotated(folder: Path) -> list[Path]:
 def test_conversations_across_rotated_logs_are_joined_as_one_process_joins_them(
     options: PairingOptions, tmp_path: Path
 ) -> None:
-    """Records of one conversation in two or three files: the files are read together, the
-    conversation is one run, and the report is the one process's, in any order of arrival."""
+    """Records of one conversation in two or three files: its records are one group, the
+    conversation is one run, and the report is the one process's in every format, in any order
+    of arrival."""
     logs = _rotated(tmp_path)
     single = _one_process(SPEC, logs, options)
-    for order in (None, [3, 1, 0, 2]):
-        report, groups = _engine(SPEC, logs, options, order)
-        assert groups == [0, 2, 3]
+    for seed, order in enumerate((None, [3, 1, 0, 2])):
+        report, groups = _engine(SPEC, logs, options, order, seed)
+        assert groups == 4, "Berlin, Lisbon, Oslo and the conversation of its own"
         assert report == single
-        assert render(report, "json") == render(single, "json")
+        for fmt in FORMATS:
+            assert render(report, fmt) == render(single, fmt)
     runs = {outcome.case.name: outcome.result.runs for outcome in single.cases}
     if options.by == "id" and options.case_from is None:
         assert runs == {"berlin tomorrow": 0, "lisbon weekend": 0, "oslo today": 0}
@@ -112,9 +114,9 @@ def test_conversations_across_rotated_logs_are_joined_as_one_process_joins_them(
         assert single.passed == 3
 
 
-def test_logs_that_share_only_a_system_prompt_are_not_read_together(tmp_path: Path) -> None:
-    """Every conversation opens with the same system prompt; logs each holding whole
-    conversations link with none, and each is scored as it was."""
+def test_conversations_that_share_only_a_system_prompt_are_groups_of_their_own(tmp_path: Path) -> None:
+    """Every conversation opens with the same system prompt; with no request of that prompt
+    alone logged, each conversation is a group of its own."""
     records = (PAIRING / "conversations.jsonl").read_text(encoding="utf-8").splitlines()
     logs = []
     for number in range(3):
@@ -123,7 +125,7 @@ def test_logs_that_share_only_a_system_prompt_are_not_read_together(tmp_path: Pa
         logs.append(log)
     options = PairingOptions("question")
     report, groups = _engine(SPEC, logs, options)
-    assert groups == []
+    assert groups == 3
     assert report == _one_process(SPEC, logs, options)
     assert report.passed == 3
 
@@ -143,7 +145,7 @@ def test_the_spans_of_one_trace_in_two_exports_are_one_run(tmp_path: Path) -> No
     spec = "expect get_weather\n"
     single = _one_process(spec, logs, PairingOptions())
     report, groups = _engine(spec, logs, PairingOptions())
-    assert groups == [0, 1]
+    assert groups == 2, "one group a trace"
     assert report == single
     assert single.cases[0].result.runs == 2
     alone = [_one_process(spec, [log], PairingOptions()).cases[0].result.runs for log in logs]
@@ -189,7 +191,7 @@ def test_any_records_in_any_files_give_the_one_process_report(
     """Conversations sharing openings or not, with or without a user message, their records
     (each the conversation so far, some logged twice) in any order and cut into any files:
     scored a log at a time and linked, the report is the one of one process reading every
-    file."""
+    file; the records arrive at the grouping in any order."""
     records = []
     for number, ((system, user), turns) in enumerate(conversations):
         messages = _conversation(number, system, user, turns)
@@ -211,6 +213,70 @@ def test_any_records_in_any_files_give_the_one_process_report(
             log.write_text(lines, encoding="utf-8")
             logs.append(log)
         single = _one_process(spec, logs, options)
-        report, _ = _engine(spec, logs, options)
+        report, _ = _engine(spec, logs, options, seed=data.draw(st.integers(0, 1000)))
         assert render(report, "json") == render(single, "json")
         assert report == single
+
+
+def test_an_opening_logged_alone_ties_the_conversations_it_opens_into_one_group(tmp_path: Path) -> None:
+    """A request holding only the system prompt (an opening) is continued by the first later
+    conversation with that prompt, in whichever file: the conversations it opens are one group,
+    and the report is the one process's."""
+    opening = {"meta": {"case": "c0"}, "messages": [{"role": "system", "content": "You help."}]}
+    first = _conversation(1, "You help.", "Hi", ["a"])
+    second = _conversation(2, "You help.", "Go", ["b"])
+    alone = _conversation(3, "You plan.", "Hi", ["a"])
+    records = [opening, *({"meta": {"case": "c0"}, "messages": m} for m in (alone, first, second))]
+    logs = []
+    for number, lines in enumerate((records[:2], records[2:3], records[3:])):
+        log = tmp_path / f"part-{number}.jsonl"
+        log.write_text("".join(json.dumps(record) + "\n" for record in lines), encoding="utf-8")
+        logs.append(log)
+    spec = "expect a\n"
+    report, groups = _engine(spec, logs, PairingOptions())
+    assert groups == 2, "the opening with both conversations it opens, and the other prompt's"
+    assert render(report, "json") == render(_one_process(spec, logs, PairingOptions()), "json")
+
+
+def _response(call: str) -> dict[str, object]:
+    """An OpenAI chat completion logged without its request (no history), for ``--case-from``."""
+    function = {"name": "a", "arguments": "{}"}
+    message = {"role": "assistant", "tool_calls": [{"id": call, "type": "function", "function": function}]}
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "metadata": {"case": "c0"},
+        "choices": [{"index": 0, "message": message}],
+    }
+
+
+def rotated_repeats(folder: Path) -> list[Path]:
+    """Two logs, each with a call logged twice for one key, then a line that is not JSON."""
+    logs = []
+    for number, call in enumerate(("x", "y")):
+        log = folder / f"part-{number}.jsonl"
+        lines = [json.dumps(_response(call)), json.dumps(_response(call)), "{not json"]
+        log.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        logs.append(log)
+    return logs
+
+
+def test_a_call_logged_twice_is_noted_among_its_logs_findings_where_one_process_notes_it(
+    tmp_path: Path,
+) -> None:
+    """Responses joined by key, a call logged twice in each log: the R410 note the joining
+    makes comes before the log's later findings (the line that is not JSON), as in one process."""
+    logs = rotated_repeats(tmp_path)
+    options = PairingOptions(case_from="metadata.case")
+    spec = 'case "c0" {\n    expect a\n}\n'
+    report, _ = _engine(spec, logs, options)
+    single = _one_process(spec, logs, options)
+    found = [(d.code, Path(d.path or "").name) for d in single.log_diagnostics]
+    assert found == [
+        ("R410", "part-0.jsonl"),
+        ("R401", "part-0.jsonl"),
+        ("R410", "part-1.jsonl"),
+        ("R401", "part-1.jsonl"),
+    ]
+    for fmt in FORMATS:
+        assert render(report, fmt) == render(single, fmt)

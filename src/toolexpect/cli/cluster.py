@@ -92,7 +92,7 @@ def score_on_dask(
             f"toolexpect: {spread.logs} log{'s' * (spread.logs != 1)} in {spread.partitions} "
             f"partition{'s' * (spread.partitions != 1)} on {spread.workers} "
             f"worker{'s' * (spread.workers != 1)} ({spread.scheduler})"
-            + (f"; {spread.linked} logs read again for runs across logs" if spread.linked else ""),
+            + (f"; {spread.held} held records grouped by run key" if spread.held else ""),
             file=err,
         )
         stages = ", ".join(f"{stage} {seconds:.2f} s" for stage, seconds in spread.seconds.items())

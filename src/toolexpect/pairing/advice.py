@@ -119,10 +119,8 @@ class Leftovers:
 class PairingNotes:
     """What pairing some runs noticed (see module): the cases they paired with, the runs
     left over, the questions several cases ask (with those cases, in input order), the runs
-    that hold no question to be named by (without specs, by question), the runs that may be
-    the turns of one run (``split``), and the join handles the log's held records offer and
-    look for (``offers``, ``probes``, see :mod:`toolexpect.pairing.runs`: an engine reads
-    them to find the logs whose runs may join, and drops them)."""
+    that hold no question to be named by (without specs, by question), and the runs that may
+    be the turns of one run (``split``)."""
 
     option: Setting
     paired: frozenset[str] = frozenset()
@@ -131,8 +129,6 @@ class PairingNotes:
     unnamed: int = 0
     unnamed_first: Where | None = None
     split: Split | None = None
-    offers: frozenset[int] = frozenset()
-    probes: frozenset[int] = frozenset()
 
     def then(self, later: PairingNotes) -> PairingNotes:
         """These notes, then ``later``'s (the partition after: associative, not commutative)."""
@@ -146,8 +142,6 @@ class PairingNotes:
             unnamed=self.unnamed + later.unnamed,
             unnamed_first=self.unnamed_first or later.unnamed_first,
             split=split,
-            offers=self.offers | later.offers,
-            probes=self.probes | later.probes,
         )
 
     def renamed(self, path: str, log: str) -> PairingNotes:

@@ -14,28 +14,22 @@ alone: its calls are all its own, so the same call made again in a later turn (t
 arguments, no id) is another call.
 
 Samples that nothing can join later (no history, and not grouped by key) pass straight
-through, so such logs stream as before; held runs are given in the order they began.
-
-Each held record also leaves *join handles* (64-bit digests): what it offers to records that
-would join it (:attr:`Runs.offers`) and what it would look for (:attr:`Runs.probes`). Two
-records of different logs can only be records of one run when one offers what the other
-offers or looks for, so an engine that pairs each log on its own knows which logs to pair
-together (see :mod:`toolexpect.scale.linked`). A record offers, and looks for, the digest of its
-history up to its first user message (every record of its conversation has the same); with
-no user message, it offers its whole history's digest, which a later record looks for among
-the digests before its own first user message. Grouped by key, a record without a history
-offers its key (it joins the latest run of that key, wherever it began) and one with a history
-looks for it (it becomes the latest run of its key).
+through, so such logs stream as before; held runs are given in the order they began, each with
+the place (log, order) of its first record. Which records can act on each other at all, so
+that an engine can join them apart (a group-by), is :mod:`toolexpect.pairing.groups`.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 
 from toolexpect.calls import CallList, RecordedSample, SampleFacts, ToolCall
 
-__all__ = ["Runs"]
+__all__ = ["Place", "Runs"]
+
+Place = tuple[int, int]
+"""Where a held record was read: the number of its log, and its place among that log's held
+records; places sort as one process reads the records."""
 
 
 class _Run:
@@ -43,7 +37,7 @@ class _Run:
 
     __slots__ = ("calls", "error", "facts", "id", "line", "order", "path")
 
-    def __init__(self, sample: RecordedSample, order: int) -> None:
+    def __init__(self, sample: RecordedSample, order: Place) -> None:
         self.id = sample.id
         self.order = order
         self.calls = CallList()
@@ -70,26 +64,12 @@ class _Run:
         return RecordedSample(self.id, tuple(self.calls.calls), self.path, self.line, self.facts, self.error)
 
 
-def _digest(text: str) -> int:
-    """A 64-bit digest of ``text``."""
-    raw = text.encode("utf-8", "surrogatepass")
-    return int.from_bytes(hashlib.blake2b(raw, digest_size=8).digest(), "big")
-
-
 class Runs:
     """The runs of one pairing: samples in, runs out (state of one call, never shared)."""
 
-    def __init__(self, by_key: bool, space: str = "", *, joins: bool = False) -> None:
-        """Join runs by history, and by key when ``by_key``; gather the join handles of the
-        held records in ``offers`` and ``probes`` when ``joins`` (``space`` tells them from
-        those of another set of runs)."""
+    def __init__(self, by_key: bool) -> None:
+        """Join runs by history, and by key when ``by_key``."""
         self.by_key = by_key
-        self.space = space
-        self.joins = joins
-        self.offers: set[int] = set()
-        self.probes: set[int] = set()
-        self._salts = {kind: _digest(f"{space}\x00{kind}") for kind in ("u", "p")}
-        self._keys: dict[str, int] = {}
         self._held: list[_Run] = []
         self._latest: dict[str, _Run] = {}
         self._ends: dict[int, _Run] = {}
@@ -97,21 +77,16 @@ class Runs:
         """Calls of records joined to a run without a history, dropped as a call the run holds
         under their id (each with that call), for the stage to note (R410)."""
 
-    def _start(self, sample: RecordedSample, order: int) -> _Run:
+    def _start(self, sample: RecordedSample, order: Place) -> _Run:
         run = _Run(sample, order)
         self._held.append(run)
         return run
 
-    def add(self, sample: RecordedSample, key: str | None, order: int = 0) -> RecordedSample | None:
+    def add(self, sample: RecordedSample, key: str | None, order: Place = (0, 0)) -> RecordedSample | None:
         """``sample`` when it is a run on its own, else ``None`` (held, given by :meth:`held`;
-        ``order``: the record's place among the held records of its log, kept for the run it
-        begins)."""
+        ``order``: where the record was read, kept for the run it begins)."""
         facts = sample.facts
         history = facts.history if facts is not None else ()
-        if self.joins and (history or (self.by_key and key is not None)):
-            offers, probes = self.handles(sample, key)
-            self.offers.update(offers)
-            self.probes.update(probes)
         if history:
             run = None
             for digest in reversed(history[:-1]):
@@ -141,36 +116,8 @@ class Runs:
         facts = sample.facts
         return bool(facts is not None and facts.history) or (self.by_key and key is not None)
 
-    def handles(self, sample: RecordedSample, key: str | None) -> tuple[list[int], list[int]]:
-        """The join handles ``sample`` (under ``key``) offers and looks for (see module); none
-        for a record that is a run on its own."""
-        facts = sample.facts
-        history = facts.history if facts is not None else ()
-        asks = facts.asks if facts is not None else None
-        offers: list[int] = []
-        probes: list[int] = []
-        if history:
-            # A history's digests are 64-bit digests already: salted, not hashed again.
-            if asks is not None and asks < len(history):
-                offers.append(history[asks] ^ self._salts["u"])
-                before = asks
-            else:
-                offers.append(history[-1] ^ self._salts["p"])
-                before = len(history) - 1
-            salt = self._salts["p"]
-            probes.extend(digest ^ salt for digest in history[:before])
-        if self.by_key and key is not None:
-            handle = self._keys.get(key)
-            if handle is None:
-                handle = self._keys[key] = _digest(f"{self.space}\x00k\x00{key}")
-            # Only a record without a history looks its key up (and starts a run under it);
-            # one with a history just marks its run the latest of the key.
-            (probes if history else offers).append(handle)
-        return offers, probes
-
-    def held(self) -> Iterator[tuple[int, RecordedSample]]:
-        """The held runs, in the order they began, each with the place of its first record
-        among the held records of its log."""
+    def held(self) -> Iterator[tuple[Place, RecordedSample]]:
+        """The held runs, in the order they began, each with the place of its first record."""
         for run in self._held:
             yield run.order, run.sample()
         self._held.clear()

@@ -27,11 +27,10 @@ grouped: by id they stream through as read.
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import Any, Literal
@@ -43,7 +42,7 @@ from toolexpect.logs._base import repeated
 from toolexpect.model import Spec
 from toolexpect.pairing.advice import Leftovers, PairingNotes, noted
 from toolexpect.pairing.facts import facts_of, generated, names_in, trace_id, whitespace
-from toolexpect.pairing.held import Records, linked
+from toolexpect.pairing.groups import Held
 from toolexpect.pairing.options import PairingOptions
 from toolexpect.pairing.runs import Runs
 from toolexpect.pairing.split import SplitRuns
@@ -60,9 +59,12 @@ TRACED = frozenset({"otel", "langsmith"})
 Stage = Literal["read", "traces", "runs"]
 """Where a run of :class:`PairedRuns` comes from (see its ``stage``)."""
 
-Segment = tuple[Stage, int, int]
-"""Where a run comes from: its stage, the number of the log it was read from or began in, and
-the part of that log's runs it is in (see ``PairedRuns.segment``)."""
+Segment = tuple[Stage, int]
+"""Where a run comes from: its stage, and the number of the log it was read from or began in
+(see ``PairedRuns.segment``)."""
+
+_FORMATS: dict[str, str] = {"read": "canonical", "traces": "otel", "runs": "provider"}
+"""The format the naming of a held run is told it comes from (a trace, or a provider's records)."""
 
 _SEPARATORS = re.compile(r"[\s_-]+")
 _SUFFIXES = (".gz", ".zst", ".jsonl", ".ndjson", ".json", ".log", ".txt", ".sse")
@@ -91,38 +93,28 @@ class PairedRuns:
     ``stage`` says where the run just given comes from: ``read`` (given as the logs are
     read), then, once every log is read, ``traces`` (spans joined by trace), then ``runs``
     (records joined by history or key), each in the order they began; ``segment`` adds the
-    number of the log it was read from, or began in, and the part of that log's runs it is in
-    (the runs whose first record's place among the log's held records, ``order``, is before
-    the first of ``marks[log]``, then before the second, ...). ``handles``: the join handles
-    the held records offer and look for (see :mod:`toolexpect.pairing.runs`), once every log
-    is read, when asked for with ``joins=True`` (an engine that pairs each log on its own
-    needs them; one process does not). With ``cross`` handles, the held
-    records linked through them are set aside (``aside``, complete once every log is read;
-    see :mod:`toolexpect.pairing.held`) and the parts of a log's runs are cut where a
-    set-aside record is. Logs given as :class:`~toolexpect.pairing.held.Records` are records
-    read before, paired as they were read.
+    number of the log it was read from, or began in. With ``hold``, the records that later
+    records may join are not joined but put in ``held`` (:class:`~toolexpect.pairing.groups.Held`,
+    their logs numbered from ``first``), for an engine to join by a group-by
+    (:mod:`toolexpect.pairing.groups`); :meth:`name` then names the runs it gives.
     """
 
     def __init__(
         self,
         specs: Sequence[Spec],
-        logs: Iterable[LogReader | Records | Iterable[RecordedSample]],
+        logs: Iterable[LogReader | Iterable[RecordedSample]],
         options: PairingOptions,
         *,
-        cross: frozenset[int] | None = None,
-        marks: Mapping[int, Sequence[int]] | None = None,
-        joins: bool = False,
+        hold: bool = False,
+        first: int = 0,
         spelling: Spelling = PYTHON,
     ) -> None:
         self.options = options
         self.spelling = spelling
-        self._joins = joins
         self._logs = logs
-        self._cross = cross
-        self._marks: Mapping[int, Sequence[int]] = marks or {}
-        self.aside: list[RecordedSample] = []
-        self.aside_orders: list[int] = []
-        self.order = 0
+        self._hold = hold
+        self._first = first
+        self.held: list[Held] = []
         cases = [case for spec in specs for case in spec.cases]
         self._names = frozenset(case.name for case in cases)
         self._only = cases[0].name if len(cases) == 1 else None
@@ -150,28 +142,21 @@ class PairedRuns:
         alone = self._only is not None and options.by == "id" and options.case_from is None
         self._split = SplitRuns(self._only) if alone and self._only is not None else None
         self.stage: Stage = "read"
-        self.segment: Segment = ("read", 0, 0)
-        self.handles: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
+        self.segment: Segment = ("read", 0)
 
     def __iter__(self) -> Iterator[RecordedSample]:
         """The runs, in log order (runs put together from several records when they end)."""
-        grouped = self.options.case_from is not None or self.options.by != "id"
-        runs = Runs(grouped, "runs", joins=self._joins)
-        traces = Runs(True, "traces", joins=self._joins)
-        began: dict[str | None, int] = {}  # the number of each log, by its path
-        held: list[tuple[RecordedSample, Runs, str | None, int]] = []  # with cross: aside or not
+        grouped = self.grouped
+        runs = Runs(grouped)
+        traces = Runs(True)
         for number, log in enumerate(self._logs):
             self._enter("read", number)
-            orders: Iterator[int] = itertools.count()
+            orders = itertools.count()
             if isinstance(log, LogReader):
                 fmt = log.format
-                began.setdefault(log.path, number)
                 named = self._file_case(log.path) is not None
                 self._findings.setdefault(log.path, log.diagnostics)
                 samples: Iterable[RecordedSample] = log.samples(partial(self._note, named))
-            elif isinstance(log, Records):
-                fmt, samples, orders = log.format, log.samples, iter(log.orders)
-                began.setdefault(log.path, number)
             else:
                 fmt, samples = "canonical", log
             if fmt in COMPLETE:
@@ -182,49 +167,38 @@ class PairedRuns:
                 if fmt == "otel" and sample.id is not None:
                     sample = replace(sample, id=trace_id(sample.id))
                 traced = fmt in TRACED and not grouped
+                stage: Stage = "traces" if traced else "runs"
                 target, key = (traces, sample.id) if traced else (runs, self._key(sample))
                 if not target.holds(sample, key):
                     alone = target.add(sample, key)
                     if alone is not None:
                         yield self._named(alone, fmt)
-                elif self._cross is not None:
-                    held.append((sample, target, key, next(orders)))
+                elif self._hold:
+                    noted = len(log.diagnostics) if isinstance(log, LogReader) else 0
+                    held = Held(stage, self._first + number, next(orders), key, sample, noted=noted)  # type: ignore[arg-type]
+                    self.held.append(held)
                 else:
-                    target.add(sample, key, next(orders))
+                    target.add(sample, key, (number, next(orders)))
                     self._repeated(target)
-        if self._cross is not None:
-            self._set_aside(held, self._cross, began)
-        self.handles = (frozenset(traces.offers | runs.offers), frozenset(traces.probes | runs.probes))
-        later: tuple[tuple[Stage, Runs, str], ...] = (("traces", traces, "otel"), ("runs", runs, "provider"))
-        for stage, runs_of, fmt in later:
-            for order, run in runs_of.held():
-                begin = began.get(run.path, 0)
-                self.order = order
-                self._enter(stage, begin, bisect.bisect_right(self._marks.get(begin, ()), order))
-                yield self._named(run, fmt)
+        later: tuple[tuple[Stage, Runs], ...] = (("traces", traces), ("runs", runs))
+        for stage, runs_of in later:
+            for (begin, _), run in runs_of.held():
+                self._enter(stage, begin)
+                yield self._named(run, _FORMATS[stage])
         self._closed[self.segment] = self.take_notes()
 
-    def _set_aside(
-        self,
-        held: list[tuple[RecordedSample, Runs, str | None, int]],
-        cross: frozenset[int],
-        began: dict[str | None, int],
-    ) -> None:
-        """Set aside the ``held`` records linked through ``cross`` (see
-        :mod:`toolexpect.pairing.held`), in ``aside`` (their places in ``aside_orders``); join
-        the others into runs. The runs of each log are then given in parts cut where a
-        set-aside record is."""
-        flags = linked([target.handles(sample, key) for sample, target, key, _ in held], cross)
-        places: dict[int, list[int]] = {}
-        for (sample, target, key, order), flag in zip(held, flags, strict=True):
-            if flag:
-                self.aside.append(sample)
-                self.aside_orders.append(order)
-                places.setdefault(began.get(sample.path, 0), []).append(order)
-            else:
-                target.add(sample, key, order)
-                self._repeated(target)
-        self._marks = places
+    @property
+    def grouped(self) -> bool:
+        """Whether records without a history are joined by key (any pairing but by id)."""
+        return self.options.case_from is not None or self.options.by != "id"
+
+    def name(self, stage: Stage, log: int, runs: Iterable[RecordedSample]) -> Iterator[RecordedSample]:
+        """The runs of ``stage`` that began in the ``log``-th log, joined apart (see ``hold``),
+        named as this pairing names them, in the order they began."""
+        self._enter(stage, log)
+        for run in runs:
+            yield self._named(run, _FORMATS[stage])
+        self._closed[self.segment] = self.take_notes()
 
     def _repeated(self, runs: Runs) -> None:
         """Note (R410, with the log's findings) each call a run dropped as one it holds, logged
@@ -239,20 +213,20 @@ class PairedRuns:
                 found.append(repeated(call, earlier))
         runs.repeats.clear()
 
-    def _enter(self, stage: Stage, log: int, mark: int = 0) -> None:
-        """The runs given next come from ``stage`` and began in the ``log``-th log (in its
-        ``mark``-th part): close the notes of the runs given so far when they came from elsewhere."""
-        if (stage, log, mark) != self.segment:
+    def _enter(self, stage: Stage, log: int) -> None:
+        """The runs given next come from ``stage`` and began in the ``log``-th log: close the
+        notes of the runs given so far when they came from elsewhere."""
+        if (stage, log) != self.segment:
             self._closed[self.segment] = self.take_notes()
-            self.stage, self.segment = stage, (stage, log, mark)
+            self.stage, self.segment = stage, (stage, log)
 
-    def notes(self, stage: Stage, log: int | None = None, mark: int | None = None) -> PairingNotes:
-        """What pairing noticed about the runs of ``stage`` (that began in the ``log``-th log,
-        in its ``mark``-th part; of every log and part by default), complete once they were read."""
+    def notes(self, stage: Stage, log: int | None = None) -> PairingNotes:
+        """What pairing noticed about the runs of ``stage`` (that began in the ``log``-th log;
+        of every log by default), complete once they were read."""
         found = [
             notes
-            for (where, number, part), notes in self._closed.items()
-            if where == stage and log in (None, number) and mark in (None, part)
+            for (where, number), notes in self._closed.items()
+            if where == stage and log in (None, number)
         ]
         return noted(found) or PairingNotes(self.options.setting)
 
@@ -396,16 +370,15 @@ class PairedRuns:
 
 def pair_runs(
     specs: Sequence[Spec],
-    logs: Iterable[LogReader | Records | Iterable[RecordedSample]],
+    logs: Iterable[LogReader | Iterable[RecordedSample]],
     options: PairingOptions | None = None,
     *,
-    cross: frozenset[int] | None = None,
-    marks: Mapping[int, Sequence[int]] | None = None,
-    joins: bool = False,
+    hold: bool = False,
+    first: int = 0,
     spelling: Spelling = PYTHON,
 ) -> PairedRuns:
     """The runs of ``logs`` named after the cases of ``specs`` they pair with (see module;
-    ``cross``, ``marks``, ``joins`` and ``spelling``, how its findings spell the options they
-    suggest, as :class:`PairedRuns` takes them)."""
+    ``hold``, ``first`` and ``spelling``, how its findings spell the options they suggest, as
+    :class:`PairedRuns` takes them)."""
     chosen = options if options is not None else PairingOptions()
-    return PairedRuns(specs, logs, chosen, cross=cross, marks=marks, joins=joins, spelling=spelling)
+    return PairedRuns(specs, logs, chosen, hold=hold, first=first, spelling=spelling)

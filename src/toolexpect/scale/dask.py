@@ -8,11 +8,12 @@ its blocks, cut without reading it), each shard is read and scored on a worker
 (:func:`toolexpect.scale.shards.score_shard`, the one scorer), and the partial scores are merged here
 as they arrive, in whatever order: the merge is associative and commutative. Once every shard
 is in, each block's lines are numbered as in its log (:func:`toolexpect.scale.shards.numbered`), so
-the report is the one a single process gives. Logs
-holding records of runs across logs (:mod:`toolexpect.scale.linked`) are then read again, one task
-each, and the records they link are paired together by one task. A task
-whose worker dies is run again (Dask's own retries); a log that cannot be read is reported with
-its path, and the rest is scored. See docs/scale.md.
+the report is the one a single process gives. The records each shard holds (records that records
+of other logs may join: a conversation across rotated files, one trace in two exports) stay on
+the cluster and are joined by a group-by on their run key, a ``dask.bag`` shuffle
+(:mod:`toolexpect.scale.grouped`); only the partial scores of their runs, one per log and stage,
+come back. A task whose worker dies is run again (Dask's own retries); a log that cannot be
+read is reported with its path, and the rest is scored. See docs/scale.md.
 """
 
 from __future__ import annotations
@@ -21,19 +22,22 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
+from distributed import Future
+
 from toolexpect.errors import ToolexpectError
-from toolexpect.scale.linked import Links, without_held
+from toolexpect.pairing.groups import Held, token
+from toolexpect.scale import grouped
+from toolexpect.scale.grouped import Own
 from toolexpect.scale.shards import (
     BLOCKSIZE,
+    Scored,
     Shard,
     list_logs,
     numbered,
-    relink_shard,
-    score_set_aside,
     score_shard,
     survey_log,
     unreadable,
@@ -43,8 +47,11 @@ from toolexpect.spelling import PYTHON, Spelling
 
 T = TypeVar("T")
 
+Live = tuple[Own, list[Own]]
+"""A live link: the token and the conversations that link to it."""
+
 if TYPE_CHECKING:
-    from distributed import Client, Future, LocalCluster
+    from distributed import Client, LocalCluster
 
     from toolexpect.catalogue import Catalogue
     from toolexpect.model import Spec
@@ -73,15 +80,15 @@ class NoCluster(ToolexpectError, RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class Spread:
-    """How the work was spread: logs, partitions, workers, seconds per stage, and how many logs
-    were read again because runs span them (``linked``)."""
+    """How the work was spread: logs, partitions, workers, seconds per stage, and how many
+    records the shards held, joined into runs by a group-by on their run key (``held``)."""
 
     logs: int
     partitions: int
     workers: int
     scheduler: str
     seconds: dict[str, float] = field(default_factory=dict)
-    linked: int = 0
+    held: int = 0
 
 
 def score(
@@ -209,61 +216,55 @@ def _run(
         total = total.merge(unreadable((-len(missing) + number,), finding))
     merging = 0.0
     futures = _scored(client, shipped, shards, (explained, checked, pairing))
-    shard_of = {future.key: shard for future, shard in zip(futures, shards, strict=True)}
-    arriving = as_completed(futures, with_results=True)
-    del futures  # each result leaves the cluster's memory once merged (see release below)
+    partials = client.map(_partial_of, futures, retries=RETRIES)  # the held records stay there
+    shard_of = {
+        future.key: (shard, scored) for future, shard, scored in zip(partials, shards, futures, strict=True)
+    }
+    arriving = as_completed(partials, with_results=True)
+    del futures, partials
     whole: dict[int, Shard] = {}
-    links = Links()
-    for future, partial in arriving:
+    held: list[Future[Scored | None]] = []
+    counted = [0, 0]  # records held, and those that may tie conversations together
+    for future, said in arriving:
+        shard, scored = shard_of.pop(future.key)
         if future.status != "finished":
-            raise LostWork(f"the cluster lost the scoring of {shard_of[future.key].log}: {partial!r}")
+            raise LostWork(f"the cluster lost the scoring of {shard.log}: {said!r}")
         future.release()
         started = time.perf_counter()
+        partial, holds, links = said
         if partial is None:  # a block with a loose call: its log is scored whole below
-            shard = shard_of[future.key]
             whole[shard.at[0]] = Shard(shard.log, (shard.at[0], -1), shard.fmt)
         else:
-            total = total.merge(links.add(partial))
+            total = total.merge(partial)
+            if holds:
+                held.append(scored)
+                counted = [counted[0] + holds, counted[1] + links]
         merging += time.perf_counter() - started
     if whole:
         total = PartialScore(tuple(part for part in total.parts if part.at[0] not in whole))
-        for partial in client.gather(
-            _scored(client, shipped, list(whole.values()), (explained, checked, pairing))
+        again = _scored(client, shipped, list(whole.values()), (explained, checked, pairing))
+        for (partial, holds, links), scored in zip(
+            client.gather(client.map(_partial_of, again)), again, strict=True
         ):
             total = total.merge(partial)
+            if holds:
+                held.append(scored)
+                counted = [counted[0] + holds, counted[1] + links]
     total = numbered(total)  # every block of every log is in
     seconds["read and score"] = _lap(clock) - merging
     seconds["merge"] = merging
-    cross = links.cross()
-    if cross:  # runs across logs: each linked log read again, and its linked records paired together
-        clock = time.perf_counter()
-        total = without_held(total, set(cross))
-        by_log = {shard.at[0]: shard for shard in shards}
-        again = [by_log[log] for log in cross]
-        count = len(again)
-        relinked = client.map(
-            relink_shard,
-            [shipped] * count,
-            again,
-            list(cross.values()),
-            [explained] * count,
-            [checked] * count,
-            [pairing] * count,
-            retries=RETRIES,
-        )
-        aside = client.submit(
-            score_set_aside, shipped, relinked, again, explained, checked, pairing, retries=RETRIES
-        )
-        for partial in client.gather(client.map(_first, relinked)):
-            total = total.merge(partial)
-        total = total.merge(aside.result())
-        seconds["logs read again"] = _lap(clock)
+    clock = time.perf_counter()
+    joined, notes = _grouped(client, held, shipped, len(logs), (explained, checked, pairing), counted)
+    total = grouped.with_notes(total.merge(joined), notes)
+    count = counted[0]
+    del held
+    seconds["group held records"] = _lap(clock)
     clock = time.perf_counter()
     report = compiled.finish(total, spelling=spelling)
     seconds["finish"] = _lap(clock)
     info = client.scheduler_info()
     workers = len(info.get("workers", {}))
-    return report, Spread(len(logs), len(shards), workers, str(info.get("address")), seconds, len(cross))
+    return report, Spread(len(logs), len(shards), workers, str(info.get("address")), seconds, count)
 
 
 def _scored(
@@ -271,7 +272,7 @@ def _scored(
     specs: Future[CompiledSpecs],
     shards: list[Shard],
     how: tuple[int | None, Future[Catalogue] | None, PairingOptions | None],
-) -> list[Future[PartialScore | None]]:
+) -> list[Future[Scored | None]]:
     """The tasks that score ``shards`` (each retried up to :data:`RETRIES` times), with
     ``explained``, the catalogue and the pairing options ``how`` gives."""
     count = len(shards)
@@ -287,9 +288,104 @@ def _scored(
     )
 
 
+def _grouped(
+    client: Client,
+    scored: list[Future[Scored | None]],
+    specs: Future[CompiledSpecs],
+    logs: int,
+    how: tuple[int | None, Future[Catalogue] | None, PairingOptions | None],
+    counted: list[int],
+) -> tuple[PartialScore, list[grouped.Joined]]:
+    """The partial score of the runs of the records the shards held (``counted``: how many, and
+    how many may tie conversations together): the records grouped by run key on the cluster
+    (``dask.bag`` shuffles, see :mod:`toolexpect.scale.grouped`); only the partial scores, one
+    per log and stage, and the ``R410`` notes of the joining come here."""
+    import dask.bag as db
+    from dask.delayed import delayed
+
+    explained, tools, pairing = how
+    held, links = counted
+    if not held:
+        return PartialScore(()), []
+    records = db.from_delayed([delayed(_held_of)(future) for future in scored])
+    partitions = max(1, min(held, len(scored)))
+    conversations = records.groupby(grouped.own, shuffle="tasks", npartitions=partitions)
+    if links:
+        said = conversations.map(grouped.link_entries, pairing).flatten()
+        live = said.groupby(_first, shuffle="tasks", npartitions=partitions).map(grouped.live_pairs).flatten()
+        unions = live.reduction(_listed, _unions)
+        moved = conversations.map(_regroup, unions)
+        groups = moved.groupby(_first, shuffle="tasks", npartitions=partitions).map(_concatenated)
+    else:
+        groups = conversations.map(_second)
+    joined = groups.map(grouped.joined, pairing).flatten()
+    parts = joined.filter(grouped.is_run).groupby(grouped.part_key, shuffle="tasks", npartitions=partitions)
+    specs_item = db.Item.from_delayed(delayed(specs))
+    tools_item = db.Item.from_delayed(delayed(tools)) if tools is not None else None
+    partial = parts.map(_score_part, specs_item, logs, explained, tools_item, pairing).fold(
+        _merge, _merge, initial=PartialScore(())
+    )
+    done, noted = client.compute([partial, joined.filter(grouped.is_note)])
+    result: PartialScore = done.result()
+    notes: list[grouped.Joined] = noted.result()
+    return result, notes
+
+
+def _partial_of(scored: Scored | None) -> tuple[PartialScore | None, int, int]:
+    """What the client needs of a scored shard: the partial score of its runs given as read
+    (``None``: a block with a loose call), how many records it held, and how many of those may
+    tie conversations together (openings and records without a history: see
+    :mod:`toolexpect.pairing.groups`); its held records stay on the cluster."""
+    if scored is None:
+        return None, 0, 0
+    links = sum(1 for record in scored.held if token(record)[1][0] in ("o", "k"))
+    return scored.partial, len(scored.held), links
+
+
+def _held_of(scored: Scored | None) -> list[Held]:
+    return list(scored.held) if scored is not None else []
+
+
+def _listed(pairs: Iterable[Live]) -> list[Live]:
+    return list(pairs)
+
+
+def _unions(lists: Iterable[list[Live]]) -> dict[Own, Own]:
+    return grouped.unions(pair for found in lists for pair in found)
+
+
+def _regroup(conversation: tuple[Own, list[Held]], unions: dict[Own, Own]) -> tuple[Own, list[Held]]:
+    mine, records = conversation
+    return unions.get(mine, mine), records
+
+
+def _concatenated(group: tuple[Own, list[tuple[Own, list[Held]]]]) -> list[Held]:
+    return [record for _, records in group[1] for record in records]
+
+
+def _score_part(
+    items: object,
+    specs: CompiledSpecs,
+    logs: int,
+    explained: int | None,
+    tools: Catalogue | None,
+    pairing: PairingOptions | None,
+) -> PartialScore:
+    return grouped.score_part(specs, items, logs, explained, tools, pairing)  # type: ignore[arg-type]
+
+
+def _merge(one: PartialScore, other: PartialScore) -> PartialScore:
+    return one.merge(other)
+
+
 def _first(pair: tuple[T, object]) -> T:
-    """The first of a pair (a partial score, without the records set aside beside it)."""
+    """The first of a pair."""
     return pair[0]
+
+
+def _second(pair: tuple[object, T]) -> T:
+    """The second of a pair."""
+    return pair[1]
 
 
 def _same(shipped: T) -> T:

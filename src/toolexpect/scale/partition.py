@@ -4,16 +4,19 @@
 samples of a block of a canonical log) through the stages one process runs on them: the
 pairing stage (:func:`toolexpect.pairing.pair_runs`, with the command's options), the schema
 checks of ``--tools`` (:func:`toolexpect.toolcheck.check_samples`), and
-:func:`toolexpect.scoring.partial.score_partition`. ``score -j`` and ``score --dask`` (through
-:mod:`toolexpect.scale.shards`) score their partitions with it.
+:func:`toolexpect.scoring.partial.score_partition`.
 
 In one process, the runs the pairing stage can give only once every log is read (spans
-joined by trace, records joined by history or key) come after every other run. Here they are
-scored as partitions of their own, placed after every partition of the input (:data:`HELD`),
-so the merged report keeps that order. The pairing findings (``R420`` to ``R423``) are
-about the whole input, which no partition sees: each part carries what pairing noticed about
-its runs (:class:`toolexpect.pairing.advice.PairingNotes`), and the finished report words
-the notes of every part, as one process would.
+joined by trace, records joined by history or key) come after every other run: they are
+scored as parts placed after the partition's own (``(*at, 1, log)`` for traces, ``(*at, 2,
+log)`` for the rest, by the log they began in). An engine gives them in the same places: with
+``hold``, :func:`score_read` scores the runs given as read and hands the held records back
+(:class:`toolexpect.pairing.groups.Held`); the engine groups them by run key, joins each group
+(:func:`toolexpect.pairing.groups.join_group`) and scores the runs that began in each log with
+:func:`score_held`. The pairing findings (``R420`` to ``R423``) are about the whole input,
+which no partition sees: each part carries what pairing noticed about its runs
+(:class:`toolexpect.pairing.advice.PairingNotes`), and the finished report words the notes of
+every part, as one process would.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from toolexpect.diagnostics import Diagnostic
 from toolexpect.logs import LogReader
 from toolexpect.model import Spec
 from toolexpect.pairing import PairedRuns, PairingOptions, pair_runs
-from toolexpect.pairing.held import Records
+from toolexpect.pairing.groups import Held
 from toolexpect.pairing.stage import Segment, Stage
 from toolexpect.scoring.partial import CompiledSpecs, PartialScore, Position, score_partition
 
@@ -37,14 +40,10 @@ if TYPE_CHECKING:
     from toolexpect.pairing.advice import PairingNotes
     from toolexpect.scoring.partial import SampleFinding
 
-__all__ = ["HELD", "LATER", "score_aside", "score_read", "score_relinked"]
-
-HELD = 1 << 62
-"""The first number of the position of runs given once their log was read: after any log's."""
+__all__ = ["LATER", "score_held", "score_read"]
 
 LATER: tuple[Stage, ...] = ("traces", "runs")
-"""The stages of the runs given once the logs are read, in their order (second number of HELD
-positions)."""
+"""The stages of the runs given once the logs are read, in their order."""
 
 
 def score_read(
@@ -57,18 +56,19 @@ def score_read(
     tools: Catalogue | None = None,
     pairing: PairingOptions | None = None,
     through: Callable[[Iterator[RecordedSample]], Iterator[RecordedSample]] | None = None,
-    joins: bool = False,
     records: Callable[[], Iterable[LogRecords]] | None = None,
+    hold: list[Held] | None = None,
+    first: int = 0,
 ) -> PartialScore:
     """Pair, check (with a ``tools`` catalogue) and score one partition's ``samples`` (a log
     reader, several read one after the other, or samples) as the partition at ``at``
     (``diagnostics``: the findings of samples given as such, complete once they are read; a
     reader's own are taken from it; ``explained`` as
     :func:`~toolexpect.scoring.partial.score_partition` takes it; ``through``: what the runs pass
-    through on their way to scoring, such as a progress display; ``joins``: the first held part
-    carries the join handles of the held records, for an engine that scores each log on its
-    own, see :mod:`toolexpect.scale.linked`; ``records``: what became of the records of samples given
-    as such, asked for once they are read; a reader's are taken from it)."""
+    through on their way to scoring, such as a progress display; ``records``: what became of
+    the records of samples given as such, asked for once they are read; a reader's are taken
+    from it). With ``hold``, the records that later records may join are put there, their logs
+    numbered from ``first``, instead of joined (see module)."""
     many = isinstance(samples, Sequence) and all(isinstance(log, LogReader) for log in samples)
     logs: list[LogReader | Iterable[RecordedSample]] = (
         list(cast("Sequence[LogReader]", samples))
@@ -80,90 +80,44 @@ def score_read(
         diagnostics = _Findings(readers)
         records = records or (lambda: [reader.records for reader in readers])
     cases = Spec(tuple(target.case for target in specs.targets))
-    paired = pair_runs([cases], logs, pairing, joins=joins)
+    paired = pair_runs([cases], logs, pairing, hold=hold is not None, first=first)
     stages = _Stages(paired, through)
     notes = paired.notes
     partial = _scored(
         specs, stages.of("read"), at, diagnostics, explained, tools, lambda: notes("read"), records
     )
-    held = _held(specs, stages, paired, lambda log: (*at, log), explained, tools, paired.handles)
-    return partial.merge(held)
-
-
-def score_relinked(
-    specs: CompiledSpecs,
-    log: LogReader,
-    at: Position,
-    cross: frozenset[int],
-    *,
-    explained: int | None = None,
-    tools: Catalogue | None = None,
-    pairing: PairingOptions | None = None,
-) -> tuple[PartialScore, Records]:
-    """The runs given once ``log`` is read (the log at ``at``), but for its records linked to
-    other logs through the ``cross`` handles (:mod:`toolexpect.pairing.held`): those are set
-    aside, to be paired with the other logs' by :func:`score_aside`. The runs are scored in
-    parts cut where a set-aside record is, each part placed by its first run's first record
-    (its place among the log's held records), so that the runs :func:`score_aside` gives fall
-    in their places. They replace the runs that
-    :func:`score_read` gave once the log was read."""
-    cases = Spec(tuple(target.case for target in specs.targets))
-    paired = pair_runs([cases], [log], pairing, cross=cross)
-    partial = _held(specs, _Stages(paired), paired, lambda _log: (*at, 0), explained, tools)
-    return partial, Records(log.path, log.format, tuple(paired.aside), tuple(paired.aside_orders))
-
-
-def score_aside(
-    specs: CompiledSpecs,
-    records: Sequence[Records],
-    places: Sequence[Position],
-    *,
-    explained: int | None = None,
-    tools: Catalogue | None = None,
-    pairing: PairingOptions | None = None,
-) -> PartialScore:
-    """The runs of the records that :func:`score_relinked` set aside, of every log (``places``:
-    the position of each log's partition), paired together in input order: each run placed by
-    its first record, in the log it began in."""
-    cases = Spec(tuple(target.case for target in specs.targets))
-    marks = {number: list(found.orders) for number, found in enumerate(records)}
-    paired = pair_runs([cases], list(records), pairing, marks=marks)
-    return _held(specs, _Stages(paired), paired, lambda log: (*places[log], 0), explained, tools)
-
-
-def _held(
-    specs: CompiledSpecs,
-    stages: _Stages,
-    paired: PairedRuns,
-    base: Callable[[int], Position],
-    explained: int | None,
-    tools: Catalogue | None,
-    handles: tuple[frozenset[int], frozenset[int]] | None = None,
-) -> PartialScore:
-    """The runs ``paired`` gives once its logs are read, scored part by part (a part a
-    ``PairedRuns.segment``), each at ``(HELD, stage, *base(log), order)``: ``log`` the number
-    of the log its runs began in, ``order`` the place of its first run's first record among
-    that log's held records. ``handles``, when given, travel with the first part."""
-    for _ in stages.of("read"):
-        pass  # given as read: the same whatever else is read, and scored by score_read
-    partial = specs.empty()
+    if hold is not None:
+        for _ in stages.of("read"):
+            pass
+        hold.extend(paired.held)
+        return partial
     while (segment := stages.peek()) is not None:
-        stage, log, mark = segment
-        place = (HELD, LATER.index(stage), *base(log), stages.order())
-        noted = functools.partial(paired.notes, stage, log, mark)
-        if handles is not None and (handles[0] or handles[1]):
-            noted = functools.partial(_with_handles, noted, handles)
-        handles = None  # carried once, by the first held part
-        found = _scored(specs, stages.of(stage, segment), place, (), explained, tools, noted)
-        partial = partial.merge(found)
+        stage, log = segment
+        place = (*at, 1 + LATER.index(stage), log)
+        noted = functools.partial(paired.notes, stage, log)
+        partial = partial.merge(_scored(specs, stages.of(stage, segment), place, (), explained, tools, noted))
     return partial
 
 
-def _with_handles(
-    notes: Callable[[], PairingNotes], handles: tuple[frozenset[int], frozenset[int]]
-) -> PairingNotes:
-    offers, probes = handles
-    return replace(notes(), offers=offers, probes=probes)
+def score_held(
+    specs: CompiledSpecs,
+    stage: Stage,
+    log: int,
+    runs: Iterable[RecordedSample],
+    *,
+    at: Position,
+    explained: int | None = None,
+    tools: Catalogue | None = None,
+    pairing: PairingOptions | None = None,
+    diagnostics: Sequence[Diagnostic] = (),
+) -> PartialScore:
+    """The partial score, at ``at``, of the held runs of ``stage`` that began in the ``log``-th
+    log, joined by an engine (see module) and given in the order they began: named and noted as
+    one process names them, checked and scored (``diagnostics``: findings the joining gave)."""
+    cases = Spec(tuple(target.case for target in specs.targets))
+    paired = pair_runs([cases], [], pairing)
+    named = paired.name(stage, log, runs)
+    return _scored(specs, named, at, diagnostics, explained, tools, lambda: paired.notes(stage, log))
 
 
 def _scored(
@@ -229,7 +183,7 @@ class _Stages:
     ) -> None:
         self._paired = paired
         self._runs = through(iter(paired)) if through is not None else iter(paired)
-        self._next: tuple[Segment, int, RecordedSample] | None = None
+        self._next: tuple[Segment, RecordedSample] | None = None
         self._done = False
 
     def peek(self) -> Segment | None:
@@ -239,22 +193,13 @@ class _Stages:
             if sample is None:
                 self._done = True
             else:
-                self._next = (self._paired.segment, self._paired.order, sample)
+                self._next = (self._paired.segment, sample)
         return self._next[0] if self._next is not None else None
-
-    def has(self, stage: Stage) -> bool:
-        """True when the next run comes from ``stage``."""
-        segment = self.peek()
-        return segment is not None and segment[0] == stage
-
-    def order(self) -> int:
-        """The place of the next held run's first record among its log's held records."""
-        return self._next[1] if self.peek() is not None and self._next is not None else 0
 
     def of(self, stage: Stage, segment: Segment | None = None) -> Iterator[RecordedSample]:
         """The runs from ``stage`` (from ``segment``), up to the first from elsewhere."""
         while (found := self.peek()) is not None and found[0] == stage and segment in (None, found):
             assert self._next is not None
-            sample = self._next[2]
+            sample = self._next[1]
             self._next = None
             yield sample

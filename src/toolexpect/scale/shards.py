@@ -27,11 +27,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from toolexpect.calls import ToolCall
 from toolexpect.diagnostics import Diagnostic, make
 from toolexpect.logs import LogError, canonical, open_log
-from toolexpect.pairing.held import Records
+from toolexpect.pairing.groups import Held
 from toolexpect.scale.blocks import Block, blocks, numbered, score_block, unreadable
-from toolexpect.scale.partition import HELD, LATER, score_aside, score_read, score_relinked
+from toolexpect.scale.partition import score_read
 from toolexpect.scoring.partial import CompiledSpecs, PartialScore, Position
 
 if TYPE_CHECKING:
@@ -41,13 +42,12 @@ if TYPE_CHECKING:
 __all__ = [
     "BLOCKSIZE",
     "Block",
+    "Scored",
     "Shard",
     "blocks",
     "list_logs",
     "numbered",
-    "relink_shard",
     "score_block",
-    "score_set_aside",
     "score_shard",
     "survey_log",
     "unreadable",
@@ -69,6 +69,16 @@ class Shard:
     at: Position
     fmt: str = "auto"
     block: Block | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """What scoring one shard gave: the partial score of its runs given as read, and its held
+    records (:class:`~toolexpect.pairing.groups.Held`: records that records of other logs may
+    join), for the engine to group by run key (:mod:`toolexpect.scale.grouped`)."""
+
+    partial: PartialScore
+    held: tuple[Held, ...] = ()
 
 
 def _local(url: str) -> str | None:
@@ -165,9 +175,10 @@ def score_shard(
     explained: int | None = None,
     tools: Catalogue | None = None,
     pairing: PairingOptions | None = None,
-) -> PartialScore | None:
+) -> Scored | None:
     """Read, pair and score one shard (:func:`toolexpect.scale.partition.score_read`: ``explained``,
-    ``tools`` and ``pairing`` as it takes them); a block as :func:`score_block` scores it, its
+    ``tools`` and ``pairing`` as it takes them): the runs given as read, scored, and the held
+    records, named as the user named their log; a block as :func:`score_block` scores it, its
     lines to be moved by :func:`numbered`. ``None`` when the shard is a block holding a loose
     call: score its log whole.
 
@@ -183,58 +194,47 @@ def score_shard(
     try:
         with _on_disk(shard.log, span) as path:
             read_as = path
+            held: list[Held] = []
             if block is None:
-                partial: PartialScore | None = _score_whole(specs, path, shard, explained, tools, pairing)
+                reader = open_log(path, shard.fmt)
+                partial: PartialScore | None = score_read(
+                    specs,
+                    reader,
+                    at=shard.at,
+                    explained=explained,
+                    tools=tools,
+                    pairing=pairing,
+                    hold=held,
+                    first=shard.at[0],
+                )
             else:
                 partial = score_block(specs, path, block, shard.at, explained, tools, pairing)
-            return None if partial is None else _named(partial, path, shard.log)
+            if partial is None:
+                return None
+            return Scored(_named(partial, path, shard.log), tuple(_held_named(held, path, shard.log)))
     except (LogError, OSError, ValueError, ImportError) as error:  # fsspec: a missing file, a protocol
-        return _named(unreadable(shard.at, _cannot_read(error, shard.log), lost), read_as, shard.log)
+        return Scored(_named(unreadable(shard.at, _cannot_read(error, shard.log), lost), read_as, shard.log))
 
 
-def relink_shard(
-    specs: CompiledSpecs,
-    shard: Shard,
-    cross: frozenset[int],
-    explained: int | None = None,
-    tools: Catalogue | None = None,
-    pairing: PairingOptions | None = None,
-) -> tuple[PartialScore, Records]:
-    """The runs given once the whole log of ``shard`` is read, but for its records linked to
-    other logs through the ``cross`` handles (see :mod:`toolexpect.scale.linked`), which are given
-    apart for :func:`score_set_aside` (:func:`toolexpect.scale.partition.score_relinked`). A log
-    that cannot be read now gives a partial score without runs whose finding names it."""
-    read_as = shard.log
-    try:
-        with _on_disk(shard.log) as path:
-            read_as = path
-            reader = open_log(path, shard.fmt)
-            partial, records = score_relinked(
-                specs, reader, shard.at, cross, explained=explained, tools=tools, pairing=pairing
-            )
-            return _named(partial, path, shard.log), records
-    except (LogError, OSError, ValueError, ImportError) as error:
-        lost = unreadable((HELD, len(LATER), *shard.at), _cannot_read(error, shard.log))
-        return _named(lost, read_as, shard.log), Records(shard.log, shard.fmt, (), ())
+def _held_named(held: list[Held], path: str, log: str) -> list[Held]:
+    """``held`` with the log named as the user named it where it says ``path``."""
+    if path == log:
+        return held
 
+    def call(found: ToolCall) -> ToolCall:
+        return dataclasses.replace(found, path=log) if found.path == path else found
 
-def score_set_aside(
-    specs: CompiledSpecs,
-    relinked: Sequence[tuple[PartialScore, Records]],
-    shards: Sequence[Shard],
-    explained: int | None = None,
-    tools: Catalogue | None = None,
-    pairing: PairingOptions | None = None,
-) -> PartialScore:
-    """The runs of the records :func:`relink_shard` set aside from the logs of ``shards`` (in
-    input order), paired together as one process pairs them
-    (:func:`toolexpect.scale.partition.score_aside`)."""
-    records = [found for _, found in relinked]
-    places = [shard.at for shard in shards]
-    partial = score_aside(specs, records, places, explained=explained, tools=tools, pairing=pairing)
-    for found, shard in zip(records, shards, strict=True):
-        partial = _named(partial, found.path, shard.log)
-    return partial
+    return [
+        dataclasses.replace(
+            record,
+            sample=dataclasses.replace(
+                record.sample,
+                path=log if record.sample.path == path else record.sample.path,
+                calls=tuple(call(found) for found in record.sample.calls),
+            ),
+        )
+        for record in held
+    ]
 
 
 @contextlib.contextmanager
@@ -259,28 +259,6 @@ def _cannot_read(error: Exception, log: str) -> Diagnostic:
         return error.diagnostic
     problem = getattr(error, "strerror", None) or str(error) or type(error).__name__
     return make("R400", f"cannot read log: {problem}", path=log)
-
-
-def _score_whole(
-    specs: CompiledSpecs,
-    path: str,
-    shard: Shard,
-    explained: int | None,
-    tools: Catalogue | None,
-    pairing: PairingOptions | None,
-) -> PartialScore:
-    """Read, pair and score the whole log at local ``path``."""
-    reader = open_log(path, shard.fmt)
-    return score_read(
-        specs,
-        reader,
-        at=shard.at,
-        diagnostics=reader.diagnostics,
-        explained=explained,
-        tools=tools,
-        pairing=pairing,
-        joins=True,
-    )
 
 
 def _basename(url: str) -> str:
