@@ -73,7 +73,12 @@ def _rotated(folder: Path) -> list[Path]:
         )
         for line in records[:3]
     ]
-    files = {"rot-0.jsonl": records[0:4], "rot-1.jsonl": other, "rot-2.jsonl": records[4:7], "rot-3.jsonl": records[7:]}
+    files = {
+        "rot-0.jsonl": records[0:4],
+        "rot-1.jsonl": other,
+        "rot-2.jsonl": records[4:7],
+        "rot-3.jsonl": records[7:],
+    }
     paths = []
     for name, lines in files.items():
         path = folder / name
