@@ -522,7 +522,7 @@ def test_the_same_call_made_again_in_a_later_response_is_another_call(tmp_path: 
 def test_a_call_under_a_used_id_with_arguments_of_another_type_is_another_call() -> None:
     """``search(query=1)`` and ``search(query=True)`` under one id are two calls: arguments are
     the same only with their types (Python's ``1 == True`` is no reason to drop one)."""
-    from toolexpect.calls import CallList
+    from toolexpect.logs.calllist import CallList
 
     calls = CallList()
     first = ToolCall("search", {"query": 1}, "call_0")

@@ -15,10 +15,11 @@ from google.genai import types
 from logs_support import FIXTURES, call, summary
 
 from toolexpect.api import parse_spec
-from toolexpect.calls import CallList, SampleFacts, ToolCall
+from toolexpect.calls import SampleFacts, ToolCall
 from toolexpect.cli import main
 from toolexpect.logs import LOG_FORMATS, open_log, open_logs
 from toolexpect.logs._base import Context, dedupe
+from toolexpect.logs.calllist import CallList
 from toolexpect.pairing import PairingOptions, pair_runs
 
 Runs = list[tuple[str | None, list[dict[str, Any]]]]

@@ -16,9 +16,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeAlias
 
-from toolexpect.calls import CallList, LogRecords, RecordedSample, SampleFacts, ToolCall
+from toolexpect.calls import LogRecords, RecordedSample, SampleFacts, ToolCall
 from toolexpect.diagnostics import Diagnostic, Span, make
 from toolexpect.errors import ToolexpectError
+from toolexpect.logs.calllist import CallList
 
 __all__ = [
     "Context",
@@ -228,7 +229,7 @@ class Context:
         record: Any = None,
     ) -> RecordedSample:
         """A sample from calls (``None`` entries dropped), each call counted once (a call
-        logged twice under one id: an R410 note; see :class:`~toolexpect.calls.CallList`).
+        logged twice under one id: an R410 note; see :class:`~toolexpect.logs.calllist.CallList`).
 
         ``record``: what the sample was read from, when it is not the record being read:
         a reader that gathers a sample over several records (stream chunks, a response
@@ -285,7 +286,7 @@ def accounted(records: Iterable[Record], ctx: Context) -> Iterator[Record]:
 
 
 def dedupe(calls: Iterable[ToolCall | None], ctx: Context | None = None) -> tuple[ToolCall, ...]:
-    """Calls in order, each call counted once (:class:`~toolexpect.calls.CallList`): a call
+    """Calls in order, each call counted once (:class:`~toolexpect.logs.calllist.CallList`): a call
     logged again under its id is dropped with an R410 note in ``ctx``; another call under a
     used id, and every call without an id, is kept."""
     found = CallList()

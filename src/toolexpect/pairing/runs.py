@@ -9,7 +9,7 @@ logs the whole conversation so far adds only its new calls when its first calls 
 (one by one the same call; a call that came back without an id is the same as its history copy
 under the id a client gave it), and a call the run holds already under its id (its history
 copy) is not added again, while another call under a used id is: the rule of the readers too
-(:class:`~toolexpect.calls.CallList`). A record without a history joined by key is a response
+(:class:`~toolexpect.logs.calllist.CallList`). A record without a history joined by key is a response
 alone: its calls are all its own, so the same call made again in a later turn (the same tool and
 arguments, no id) is another call.
 
@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from toolexpect.calls import CallList, RecordedSample, SampleFacts, ToolCall
+from toolexpect.calls import RecordedSample, SampleFacts, ToolCall
+from toolexpect.logs.calllist import CallList
 
 __all__ = ["Place", "Runs"]
 
