@@ -331,7 +331,8 @@ def score_with_cli(
 
 def growth(sizes: list[int]) -> dict[str, Any]:
     """Time the Python API on one sample of ``n`` recorded calls for each ``n``; fit the exponent."""
-    from toolexpect import Sample, ToolCallAccuracyEvaluator, api
+    from toolexpect import Sample, ToolCallAccuracyEvaluator
+    from toolexpect.api import cache
 
     evaluator = ToolCallAccuracyEvaluator()
     points = []
@@ -342,9 +343,7 @@ def growth(sizes: list[int]) -> dict[str, Any]:
         while reps < 3 or (total < 0.3 and reps < 2000):
             # Every size pays for compiling its expectations: the evaluator's cache would
             # otherwise keep small samples' compiled cases between repetitions, large ones not.
-            cache = getattr(api, "_CACHE", None)  # the evaluator's cache of compiled cases
-            if cache is not None:
-                cache.clear()
+            cache._compile_keyed.cache_clear()  # the evaluator's cache of compiled cases
             start = time.perf_counter()
             value = evaluator.evaluate(sample).value
             elapsed = time.perf_counter() - start
