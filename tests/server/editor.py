@@ -191,6 +191,12 @@ class Editor:
             return []
         return list(found.items if isinstance(found, types.CompletionList) else found)
 
+    def complete_text(self, path: Path, text: str) -> dict[str, types.CompletionItem]:
+        """The completions at the end of ``text`` (the document's new text), by label."""
+        self.change(path, text)
+        lines = text.split("\n")
+        return {item.label: item for item in self.complete(path, len(lines) - 1, len(lines[-1]))}
+
     def hover(self, path: Path, line: int, character: int) -> str | None:
         """The Markdown shown on hover at a position, if any."""
         found = self._run(

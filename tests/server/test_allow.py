@@ -4,8 +4,6 @@ lists each allow."""
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,46 +11,11 @@ from lsprotocol import types
 
 from .editor import Editor
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A project folder whose pyproject.toml names the example catalogue."""
-    folder = tmp_path_factory.mktemp("allow")
-    (folder / "pyproject.toml").write_text('[tool.toolexpect]\ntools = "tools.json"\n', encoding="utf-8")
-    shutil.copy(ROOT / "specs" / "tools.json", folder / "tools.json")
-    (folder / "specs").mkdir()
-    return folder
-
-
-@pytest.fixture(scope="module")
-def editor(project: Path) -> Iterator[Editor]:
-    """One server for the module."""
-    started = Editor(project)
-    yield started
-    started.close()
-
-
-def _complete(editor: Editor, path: Path, text: str) -> dict[str, types.CompletionItem]:
-    """The completions at the end of ``text``, by label."""
-    editor.change(path, text)
-    lines = text.split("\n")
-    return {item.label: item for item in editor.complete(path, len(lines) - 1, len(lines[-1]))}
-
-
-@pytest.fixture(scope="module")
-def typing(editor: Editor, project: Path) -> Path:
-    """An open document whose text each completion replaces."""
-    path = project / "specs" / "typing.expect"
-    editor.open(path, "")
-    return path
-
 
 @pytest.mark.parametrize("text", ["", "expect search\n", 'case "c" {\n    expect search\n    '])
 def test_completion_offers_allow_where_a_statement_starts(editor: Editor, typing: Path, text: str) -> None:
     """``allow`` is offered as a keyword with the other statements, at the top and in a case."""
-    items = _complete(editor, typing, text)
+    items = editor.complete_text(typing, text)
     assert {"allow", "expect", "forbid", "require"} <= set(items)
     allow = items["allow"]
     assert allow.kind == types.CompletionItemKind.Keyword
@@ -61,8 +24,8 @@ def test_completion_offers_allow_where_a_statement_starts(editor: Editor, typing
 
 def test_after_allow_the_tools_and_their_parameters_are_offered(editor: Editor, typing: Path) -> None:
     """``allow `` is followed by the catalogue's tools, and an allowed call by its tool's parameters."""
-    assert {"get_weather", "get_forecast"} <= set(_complete(editor, typing, "allow "))
-    assert "city" in _complete(editor, typing, "allow get_weather(")
+    assert {"get_weather", "get_forecast"} <= set(editor.complete_text(typing, "allow "))
+    assert "city" in editor.complete_text(typing, "allow get_weather(")
 
 
 SPEC = """\

@@ -4,51 +4,13 @@ count counts and when a run fails it, and the outline lists each count."""
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
 
 from toolexpect.language.parse import parse_text
 
 from .editor import Editor
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A project folder whose pyproject.toml names the example catalogue."""
-    folder = tmp_path_factory.mktemp("counts")
-    (folder / "pyproject.toml").write_text('[tool.toolexpect]\ntools = "tools.json"\n', encoding="utf-8")
-    shutil.copy(ROOT / "specs" / "tools.json", folder / "tools.json")
-    (folder / "specs").mkdir()
-    return folder
-
-
-@pytest.fixture(scope="module")
-def editor(project: Path) -> Iterator[Editor]:
-    """One server for the module."""
-    started = Editor(project)
-    yield started
-    started.close()
-
-
-def _complete(editor: Editor, path: Path, text: str) -> dict[str, types.CompletionItem]:
-    """The completions at the end of ``text``, by label."""
-    editor.change(path, text)
-    lines = text.split("\n")
-    return {item.label: item for item in editor.complete(path, len(lines) - 1, len(lines[-1]))}
-
-
-@pytest.fixture(scope="module")
-def typing(editor: Editor, project: Path) -> Path:
-    """An open document whose text each completion replaces."""
-    path = project / "specs" / "typing.expect"
-    editor.open(path, "")
-    return path
 
 
 @pytest.mark.parametrize(
@@ -68,7 +30,7 @@ def test_completion_goes_through_each_count_form(
 ) -> None:
     """After ``require`` come the count bounds, after the bound's numbers ``calls of`` and its
     other endings, after ``calls`` the ``of``."""
-    items = _complete(editor, typing, text)
+    items = editor.complete_text(typing, text)
     assert offered <= set(items)
     if text != "require ":
         assert set(items) == offered
@@ -77,7 +39,7 @@ def test_completion_goes_through_each_count_form(
 def test_each_count_form_completed_is_a_count_the_language_reads(editor: Editor, typing: Path) -> None:
     """Each count bound offered, with its numbers, ``calls of`` and a tool, parses clean; the
     detail says the whole statement."""
-    items = _complete(editor, typing, "expect search\nrequire ")
+    items = editor.complete_text(typing, "expect search\nrequire ")
     numbers = {"at most": "3", "at least": "1", "exactly": "2", "between": "1 and 3"}
     for label, number in numbers.items():
         item = items[label]
@@ -90,8 +52,8 @@ def test_each_count_form_completed_is_a_count_the_language_reads(editor: Editor,
 def test_after_of_the_tools_are_offered(editor: Editor, typing: Path) -> None:
     """``require at most 3 calls of `` is followed by the catalogue's tools, and a count's call
     by that tool's parameters."""
-    assert {"get_weather", "get_forecast"} <= set(_complete(editor, typing, "require at most 3 calls of "))
-    assert "city" in _complete(editor, typing, "require at most 3 calls of get_weather(")
+    assert {"get_weather", "get_forecast"} <= set(editor.complete_text(typing, "require at most 3 calls of "))
+    assert "city" in editor.complete_text(typing, "require at most 3 calls of get_weather(")
 
 
 SPEC = """\

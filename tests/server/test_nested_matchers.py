@@ -4,51 +4,14 @@ nested matcher says what the key must hold."""
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
 
 from toolexpect.language.parse import parse_text
 from toolexpect.server.completion import ENTRY_MATCHERS
 
 from .editor import Editor
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A project folder whose pyproject.toml names the example catalogue."""
-    folder = tmp_path_factory.mktemp("nested")
-    (folder / "pyproject.toml").write_text('[tool.toolexpect]\ntools = "tools.json"\n', encoding="utf-8")
-    shutil.copy(ROOT / "specs" / "tools.json", folder / "tools.json")
-    (folder / "specs").mkdir()
-    return folder
-
-
-@pytest.fixture(scope="module")
-def editor(project: Path) -> Iterator[Editor]:
-    """One server for the module."""
-    started = Editor(project)
-    yield started
-    started.close()
-
-
-def _complete(editor: Editor, path: Path, text: str) -> dict[str, types.CompletionItem]:
-    editor.change(path, text)
-    lines = text.split("\n")
-    return {item.label: item for item in editor.complete(path, len(lines) - 1, len(lines[-1]))}
-
-
-@pytest.fixture(scope="module")
-def typing(editor: Editor, project: Path) -> Path:
-    """An open document whose text each completion replaces."""
-    path = project / "specs" / "typing.expect"
-    editor.open(path, "")
-    return path
 
 
 @pytest.mark.parametrize(
@@ -59,14 +22,14 @@ def test_after_a_key_inside_an_object_its_matchers_are_offered(
     editor: Editor, typing: Path, text: str
 ) -> None:
     """After a key in an object value come the matchers of a key, and nothing else."""
-    items = _complete(editor, typing, text)
+    items = editor.complete_text(typing, text)
     assert set(items) == {label for label, _, _ in ENTRY_MATCHERS}
     assert items["contains"].documentation is not None
 
 
 def test_each_entry_matcher_offered_is_one_the_language_reads(editor: Editor, typing: Path) -> None:
     """Each matcher offered after a key, completed with a value, parses clean."""
-    items = _complete(editor, typing, "expect f(location={city ")
+    items = editor.complete_text(typing, "expect f(location={city ")
     values = {"in [": '"a"]', '~ "': '^B"', ": any": "", "?": ': "B"', ": ": "1"}
     for item in items.values():
         assert item.text_edit is not None
@@ -80,14 +43,14 @@ def test_each_entry_matcher_offered_is_one_the_language_reads(editor: Editor, ty
 
 def test_contains_is_offered_after_an_argument(editor: Editor, typing: Path) -> None:
     """After an argument's name ``contains`` stands beside the other matchers."""
-    items = _complete(editor, typing, "expect send_email(to ")
+    items = editor.complete_text(typing, "expect send_email(to ")
     assert "contains" in items and "=" in items
 
 
 def test_while_a_key_is_typed_no_matcher_is_offered(editor: Editor, typing: Path) -> None:
     """Inside an object, before or while a key is written, nothing is offered."""
-    assert _complete(editor, typing, "expect f(location={cit") == {}
-    assert _complete(editor, typing, "expect f(location={") == {}
+    assert editor.complete_text(typing, "expect f(location={cit") == {}
+    assert editor.complete_text(typing, "expect f(location={") == {}
 
 
 SPEC = """\
