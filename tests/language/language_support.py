@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,3 +27,12 @@ def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
     code = main(list(argv))
     captured = capsys.readouterr()
     return code, captured.out, captured.err
+
+
+LANGUAGE_DOC = Path(__file__).resolve().parents[2] / "docs" / "language.md"
+
+
+def documented_example(heading: str) -> str:
+    """The first code block after ``heading`` in docs/language.md."""
+    text = LANGUAGE_DOC.read_text(encoding="utf-8")
+    return text[text.index(heading) :].split("```", 2)[1]

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from language_support import documented_example
 
 from toolexpect.document import without_spans
 from toolexpect.language.format import format_document
@@ -15,7 +16,6 @@ from toolexpect.model import ArgMatcher, Expectation, Op, expectation_to_json
 from toolexpect.specfiles.stages import parse_spec_source
 
 ALLOWS = Path(__file__).resolve().parents[1] / "cases" / "syntax" / "allow.json"
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "language.md"
 
 
 def _cases() -> list[Any]:
@@ -204,16 +204,9 @@ def test_a_case_of_allows_alone_checks_nothing() -> None:
     assert problem.code == "L303"
 
 
-def _documented_allows() -> str:
-    """The example block of docs/language.md's section on allowed calls."""
-    text = DOCS.read_text(encoding="utf-8")
-    section = text[text.index("### Allowed calls") :]
-    return section.split("```", 2)[1]
-
-
 def test_the_documented_allow_example_parses_lint_clean_and_builds_the_model() -> None:
     """The example of the documentation's section on allow parses without a finding."""
-    block = _documented_allows()
+    block = documented_example("### Allowed calls")
     result = parse_spec_source(block)
     assert result.diagnostics == []
     assert result.spec is not None

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from language_support import documented_example
 
 from toolexpect.document import without_spans
 from toolexpect.language.format import format_document
@@ -145,16 +146,9 @@ def test_many_counts_in_a_case_are_not_repeats() -> None:
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "language.md"
 
 
-def _documented_counts() -> str:
-    """The example block of docs/language.md's section on counts."""
-    text = DOCS.read_text(encoding="utf-8")
-    section = text[text.index("### Counts and limits") :]
-    return section.split("```", 2)[1]
-
-
 def test_the_documented_count_forms_parse_lint_clean_and_build_the_model() -> None:
     """Every form in the documented example parses without a finding, one count each."""
-    block = _documented_counts()
+    block = documented_example("### Counts and limits")
     result = parse_spec_source(block)
     assert result.diagnostics == []
     assert result.spec is not None
