@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 
 from toolexpect.api.cache import compiled_sample
 from toolexpect.api.calls import CallLike, recorded_calls
-from toolexpect.api.collector import collector_paused
 from toolexpect.calls import ToolCall
 from toolexpect.matching import RunResult
+from toolexpect.matching.collector import collector_paused
 from toolexpect.model import Case, Expectation
 from toolexpect.report.explain import explain_run
 

@@ -6,10 +6,10 @@ import os
 from typing import Any
 
 from toolexpect.api.calls import calls_from
-from toolexpect.api.collector import collector_paused
 from toolexpect.api.errors import SpecError, ToolCallAssertionError
 from toolexpect.api.evaluator import Evaluation
 from toolexpect.matching import compile_case
+from toolexpect.matching.collector import collector_paused
 from toolexpect.model import Case, Spec
 from toolexpect.specfiles.stages import SpecFile, load_spec_file, parse_cached
 

@@ -44,26 +44,12 @@ T = TypeVar("T")
 
 
 def _without_gc(work: Callable[[], T]) -> T:
-    """Run ``work`` with the cyclic garbage collector paused.
+    """Run ``work`` with the cyclic garbage collector paused, the objects it leaves settled in
+    the oldest generation (:func:`~toolexpect.matching.collector.collector_paused`)."""
+    from toolexpect.matching.collector import collector_paused
 
-    Scoring builds many small objects without cycles (calls, results); reference counting frees
-    them, and pausing the collector saves it from rescanning them all again and again. At the
-    end every object, those made by ``work`` included, goes to the oldest generation
-    (``freeze`` then ``unfreeze``): otherwise the first collection after ``work`` would scan
-    all of them as young objects (about 0.4 s after scoring 100,000 runs).
-    """
-    import gc
-
-    enabled = gc.isenabled()
-    gc.freeze()
-    gc.disable()
-    try:
+    with collector_paused(settle=True):
         return work()
-    finally:
-        gc.freeze()
-        gc.unfreeze()
-        if enabled:
-            gc.enable()
 
 
 def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
