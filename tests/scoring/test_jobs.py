@@ -38,11 +38,31 @@ def spec(tmp_path: Path) -> Path:
     return path
 
 
-def _same(spec: Path, log: Path, capsys: pytest.CaptureFixture[str], count: int = 2) -> None:
+_NOTE = "toolexpect: note: -j {jobs} scores in one process here: "
+
+
+def _without_note(err: str, jobs: int) -> tuple[str, str | None]:
+    """Standard error without the note that ``-j`` scored in one process, and that note's reason."""
+    kept, why = [], None
+    for line in err.splitlines(keepends=True):
+        if line.startswith(_NOTE.format(jobs=jobs)):
+            why = line.removeprefix(_NOTE.format(jobs=jobs)).strip()
+        else:
+            kept.append(line)
+    return "".join(kept), why
+
+
+def _same(spec: Path, log: Path, capsys: pytest.CaptureFixture[str], count: int = 2) -> str | None:
+    """Several processes report what one reports; the reason they said they scored in one
+    process, if they did (the note is all that differs)."""
     size = log.stat().st_size
     assert len(blocks(size, -(-size // count))) == count
+    why = None
     for fmt in ("json", "text"):
-        assert _run(spec, log, count, fmt, capsys) == _run(spec, log, 1, fmt, capsys)
+        code, out, err = _run(spec, log, count, fmt, capsys)
+        err, why = _without_note(err, count)
+        assert (code, out, err) == _run(spec, log, 1, fmt, capsys)
+    return why
 
 
 @pytest.mark.parametrize("count", [2, 3])
@@ -69,11 +89,16 @@ def test_several_processes_report_what_one_reports(
 def test_odd_records_in_any_block_give_the_same_report(
     spec: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], odd: str, where: float
 ) -> None:
-    """Bad lines, loose calls, bad arguments: same findings, in the same order, in any block."""
+    """Bad lines, loose calls, bad arguments: same findings, in the same order, in any block; a
+    log with loose calls is scored in one process, and -j says so."""
     lines = _lines()
     lines.insert(int(len(lines) * where), odd)
     lines.insert(int(len(lines) * where) + 7, odd)
-    _same(spec, _log(tmp_path, lines), capsys)
+    why = _same(spec, _log(tmp_path, lines), capsys)
+    loose = '"name": "g"' in odd and "tool_calls" not in odd and 'samples": [' not in odd
+    assert (why is not None) == loose
+    if loose:
+        assert why == "the log holds loose calls (one call per line), which form one sample of the whole log"
 
 
 @pytest.mark.parametrize("where", [0.25, 0.75])
@@ -94,10 +119,14 @@ def test_a_log_that_is_not_utf8_fails_the_same(
 def test_other_logs_are_scored_in_one_process(
     spec: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A JSON document log (not JSON Lines) gives the same report with several jobs."""
+    """A JSON document log (not JSON Lines) gives the same report with several jobs, and -j
+    says why it scored in one process."""
     path = tmp_path / "log.json"
     path.write_text("[" + ",\n".join(_lines(50)) + "]\n", encoding="utf-8")
-    assert _run(spec, path, 2, "json", capsys) == _run(spec, path, 1, "json", capsys)
+    code, out, err = _run(spec, path, 2, "json", capsys)
+    err, why = _without_note(err, 2)
+    assert (code, out, err) == _run(spec, path, 1, "json", capsys)
+    assert why is not None and why.startswith("only canonical JSON Lines in a plain file is cut into blocks")
 
 
 def test_jobs_say_when_they_score_in_one_process(

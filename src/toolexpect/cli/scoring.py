@@ -122,8 +122,15 @@ def cmd_score(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
                 display.busy(f"scoring {log_paths[0]} with up to {args.jobs} processes")
                 jobs = args.jobs
+
+                def told(why: str) -> None:
+                    if not args.quiet:
+                        print(f"toolexpect: note: -j {jobs} scores in one process here: {why}", file=err)
+
                 report = _without_gc(
-                    lambda: score_log(specs, readers[0], jobs, explained=explained, spelling=COMMAND_LINE)
+                    lambda: score_log(
+                        specs, readers[0], jobs, explained=explained, spelling=COMMAND_LINE, told=told
+                    )
                 )
             else:
                 from toolexpect.scale.partition import score_read
@@ -431,4 +438,4 @@ def _one_process(logs: int, tools: bool, pairing: object, readers: Sequence[LogR
         return "--tools checks calls in one process"
     if pairing != type(pairing)():
         return "runs paired with cases other than by id are scored in one process"
-    return f"only a canonical JSON Lines log is cut into blocks, and this one is {readers[0].format}"
+    return f"only canonical JSON Lines is cut into blocks, and this log is {readers[0].format}"

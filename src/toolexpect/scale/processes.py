@@ -17,7 +17,7 @@ from __future__ import annotations
 import concurrent.futures
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from toolexpect.logs import LogError, LogReader, canonical
 from toolexpect.model import Spec
@@ -36,19 +36,28 @@ def score_log(
     *,
     explained: int | None = None,
     spelling: Spelling = PYTHON,
+    told: Callable[[str], None] | None = None,
 ) -> ScoreReport:
     """The report on ``reader``'s log, its findings included, scored in up to ``jobs``
     processes (``explained`` as :func:`~toolexpect.scoring.partial.score_partition` takes it,
     ``spelling`` as :meth:`~toolexpect.scoring.partial.CompiledSpecs.finish` does).
 
-    Only a canonical JSON Lines log is cut into blocks; anything else, and a log with
-    loose calls, is scored in this process. ``LogError`` as reading the log would raise it.
+    Only a canonical JSON Lines log in a plain file is cut into blocks; anything else, a log
+    too small for two blocks and a log with loose calls is scored in this process, and
+    ``told`` (when given) is told why. ``LogError`` as reading the log would raise it.
     """
     path = reader.path
     compiled = CompiledSpecs.of(specs)
-    if jobs > 1 and reader.format == canonical.NAME and reader.splittable:
+    why = None
+    if jobs > 1 and not (reader.format == canonical.NAME and reader.splittable):
+        why = (
+            "only canonical JSON Lines in a plain file is cut into blocks"
+            " (not a compressed file, a pipe or one JSON document)"
+        )
+    if jobs > 1 and why is None:
         size = os.path.getsize(path)
         cut = blocks(size, max(1, math.ceil(size / jobs)))
+        why = "the log is too small to cut into two blocks"
         if len(cut) > 1:
             count = len(cut)
             with concurrent.futures.ProcessPoolExecutor(max_workers=count) as pool:
@@ -65,6 +74,9 @@ def score_log(
             merged = _merge(compiled, found, spelling)
             if merged is not None:
                 return merged
+            why = "the log holds loose calls (one call per line), which form one sample of the whole log"
+    if why is not None and told is not None:
+        told(why)
     return compiled.finish(score_read(compiled, reader, at=(0,), explained=explained), spelling=spelling)
 
 
